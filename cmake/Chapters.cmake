@@ -1,0 +1,102 @@
+# The chapters: kernels/, host/, examples/, tests/, bench/ in both backends.
+#
+#   libsimtlab_emu   host/*.c + kernels/*.cu rewritten for the CPU emulator
+#   libsimtlab_cuda  host/*.c + kernels/*.cu through nvcc (where nvcc exists)
+#
+# Programs and tests are built once per backend: NAME_emu always, NAME (CUDA)
+# where nvcc exists. Without nvcc the plain NAME is the emulator build.
+
+file(GLOB SIMTLAB_HOST_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/host/*.c)
+file(GLOB SIMTLAB_KERNEL_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/kernels/*.cu)
+
+# ---- the emulator backend -------------------------------------------------
+sl_emu_rewrite(SIMTLAB_KERNEL_EMU_SOURCES ${SIMTLAB_KERNEL_SOURCES})
+add_library(simtlab_emu STATIC ${SIMTLAB_HOST_SOURCES} ${SIMTLAB_KERNEL_EMU_SOURCES})
+target_include_directories(simtlab_emu BEFORE PUBLIC ${PROJECT_SOURCE_DIR}/emu/include)
+target_include_directories(simtlab_emu PUBLIC ${PROJECT_SOURCE_DIR}/host/include
+                           PRIVATE ${PROJECT_SOURCE_DIR}/host ${PROJECT_SOURCE_DIR}/kernels)
+target_link_libraries(simtlab_emu PUBLIC simtlab_emu_rt)
+if(OpenMP_C_FOUND)
+  target_link_libraries(simtlab_emu PUBLIC OpenMP::OpenMP_C)
+endif()
+
+# ---- the CUDA backend -------------------------------------------------------
+if(SIMTLAB_HAVE_CUDA)
+  add_library(simtlab_cuda STATIC ${SIMTLAB_HOST_SOURCES} ${SIMTLAB_KERNEL_SOURCES})
+  target_include_directories(simtlab_cuda PUBLIC ${PROJECT_SOURCE_DIR}/host/include
+                             PRIVATE ${PROJECT_SOURCE_DIR}/host ${PROJECT_SOURCE_DIR}/kernels)
+  target_link_libraries(simtlab_cuda PUBLIC CUDA::cudart CUDA::cublas)
+  target_compile_options(simtlab_cuda PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo -Xcompiler=-Wall>)
+  if(OpenMP_C_FOUND)
+    target_link_libraries(simtlab_cuda PUBLIC OpenMP::OpenMP_C)
+  endif()
+endif()
+
+# sl_add_program(<name> <sources>...): NAME_emu, and NAME on the CUDA backend
+# (or on the emulator where there is no nvcc).
+function(sl_add_program name)
+  add_executable(${name}_emu ${ARGN})
+  target_link_libraries(${name}_emu PRIVATE simtlab_emu m)
+  set_target_properties(${name}_emu PROPERTIES LINKER_LANGUAGE CXX)
+  if(SIMTLAB_HAVE_CUDA)
+    add_executable(${name} ${ARGN})
+    target_link_libraries(${name} PRIVATE simtlab_cuda m)
+  else()
+    add_executable(${name} ${ARGN})
+    target_link_libraries(${name} PRIVATE simtlab_emu m)
+    set_target_properties(${name} PROPERTIES LINKER_LANGUAGE CXX)
+  endif()
+endfunction()
+
+# ---- examples -----------------------------------------------------------------
+file(GLOB SIMTLAB_EXAMPLES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/examples/[0-9][0-9]_*.c)
+set(SIMTLAB_EXAMPLE_TARGETS)
+foreach(src IN LISTS SIMTLAB_EXAMPLES)
+  get_filename_component(name "${src}" NAME_WE)
+  sl_add_program(${name} ${src})
+  list(APPEND SIMTLAB_EXAMPLE_TARGETS ${name} ${name}_emu)
+endforeach()
+add_custom_target(examples DEPENDS ${SIMTLAB_EXAMPLE_TARGETS})
+
+# ---- tests: tests/test_NN_*.c, under the emulator always, on the GPU where built
+file(GLOB SIMTLAB_TESTS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tests/test_[0-9][0-9]_*.c)
+foreach(src IN LISTS SIMTLAB_TESTS)
+  get_filename_component(name "${src}" NAME_WE)
+  add_executable(${name}_emu ${src} ${PROJECT_SOURCE_DIR}/tests/sl_test.c)
+  target_include_directories(${name}_emu PRIVATE ${PROJECT_SOURCE_DIR}/tests ${PROJECT_SOURCE_DIR}/kernels)
+  target_link_libraries(${name}_emu PRIVATE simtlab_emu PkgConfig::CRITERION m)
+  set_target_properties(${name}_emu PROPERTIES LINKER_LANGUAGE CXX)
+  add_test(NAME emu.${name} COMMAND ${name}_emu --verbose=0 -j2)
+  set_tests_properties(emu.${name} PROPERTIES LABELS "emu;chapter" TIMEOUT 600)
+  if(SIMTLAB_HAVE_CUDA)
+    add_executable(${name}_cuda ${src} ${PROJECT_SOURCE_DIR}/tests/sl_test.c)
+    target_include_directories(${name}_cuda PRIVATE ${PROJECT_SOURCE_DIR}/tests ${PROJECT_SOURCE_DIR}/kernels)
+    target_link_libraries(${name}_cuda PRIVATE simtlab_cuda PkgConfig::CRITERION m)
+    add_test(NAME gpu.${name} COMMAND ${name}_cuda --verbose=1 -j1)
+    # On a machine without a device the GPU tests skip with a printed reason
+    # (make test lists them); the tests that need no device still run.
+    set_tests_properties(gpu.${name} PROPERTIES LABELS "gpu;chapter" TIMEOUT 600)
+  endif()
+endforeach()
+
+# ---- benchmarks -----------------------------------------------------------------
+file(GLOB SIMTLAB_BENCHES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/bench/[0-9][0-9]_*.c)
+set(SIMTLAB_BENCH_TARGETS)
+foreach(src IN LISTS SIMTLAB_BENCHES)
+  get_filename_component(name "${src}" NAME_WE)
+  sl_add_program(bench_${name} ${src} ${PROJECT_SOURCE_DIR}/bench/harness.c)
+  foreach(t bench_${name} bench_${name}_emu)
+    target_include_directories(${t} PRIVATE ${PROJECT_SOURCE_DIR}/bench)
+    if(OpenMP_C_FOUND)
+      target_link_libraries(${t} PRIVATE OpenMP::OpenMP_C)
+    endif()
+  endforeach()
+  list(APPEND SIMTLAB_BENCH_TARGETS bench_${name} bench_${name}_emu)
+endforeach()
+if(EXISTS ${PROJECT_SOURCE_DIR}/bench/emu_throughput.cu)
+  sl_emu_rewrite(SIMTLAB_EMU_BENCH_GEN ${PROJECT_SOURCE_DIR}/bench/emu_throughput.cu)
+  add_executable(bench_emu_throughput ${SIMTLAB_EMU_BENCH_GEN})
+  sl_emu_target(bench_emu_throughput)
+  list(APPEND SIMTLAB_BENCH_TARGETS bench_emu_throughput)
+endif()
+add_custom_target(benches DEPENDS ${SIMTLAB_BENCH_TARGETS})

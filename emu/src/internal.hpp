@@ -1,0 +1,76 @@
+/* simtlab CPU emulator — what the runtime (runtime*.cpp: memory, errors,
+ * devices, streams) and the engine (engine*.cpp: grids, fibers, barriers,
+ * warps, faults) provide to each other. Not installed; not for kernels. */
+#ifndef SIMTLAB_EMU_INTERNAL_HPP
+#define SIMTLAB_EMU_INTERNAL_HPP
+
+#include <cuda_runtime_api.h>
+#include <cstddef>
+#include <cstdint>
+
+namespace simtlab_emu {
+
+/* ---- provided by the runtime ------------------------------------------ */
+
+/* One live device allocation (cudaMalloc). The runtime places each in its own
+ * mapping, its end against a PROT_NONE guard page, so that a kernel's access
+ * past the end faults; while no kernel runs the pages are PROT_NONE too, so
+ * that a host dereference of a device pointer faults and is explained. */
+struct allocation {
+    std::uintptr_t base; /* what cudaMalloc returned */
+    std::size_t size;    /* bytes asked for */
+    const char *file;    /* where it was made, when known, else nullptr */
+    int line;
+    unsigned long serial; /* 1, 2, 3 ... in order of allocation */
+};
+
+/* The allocation that contains `addr`, or else the nearest one within
+ * `window` bytes, into *out; *offset is addr - out->base (negative before
+ * it, >= size past its end). Returns false when none is near. Async-signal
+ * safe: called from the fault handler. */
+bool find_allocation(std::uintptr_t addr, std::size_t window, allocation *out, std::ptrdiff_t *offset);
+
+/* Makes every device allocation readable and writable (a launch begins) or
+ * inaccessible again (it ends). Nested calls count. Allocations end on a
+ * 16-byte boundary before the guard page, so up to 15 bytes past the end do
+ * not fault: those bytes hold a canary that device_memory_close() checks;
+ * if one changed it sets a diagnostic naming the allocation and how many
+ * bytes past its end were written, and returns cudaErrorIllegalAddress. */
+void device_memory_open();
+cudaError_t device_memory_close();
+
+/* Records the result of a runtime call or launch as CUDA does: `error`
+ * becomes the last error (cudaGetLastError returns and clears it); a sticky
+ * error (illegal address, assert, launch failure, ...) also poisons the
+ * context, so that every later call returns it until cudaDeviceReset. */
+cudaError_t record_error(cudaError_t error);
+/* The sticky error, or cudaSuccess. */
+cudaError_t sticky_error();
+/* Sets the text simtlab_emu_last_diagnostic() returns and prints it to
+ * stderr, prefixed "simtlab-emu: ". */
+void set_diagnostic(const char *text);
+
+/* The emulated device's properties (compute capability from SIMTLAB_EMU_CC,
+ * default 8.0; the name says it is the emulator). */
+const cudaDeviceProp &device_props();
+
+/* ---- provided by the engine -------------------------------------------- */
+
+/* Installs the process's SIGSEGV/SIGBUS handler once (idempotent). The
+ * runtime calls it before handing out the first device pointer. A fault in
+ * a kernel thread becomes cudaErrorIllegalAddress with a diagnostic; a fault
+ * in host code on a device allocation is explained, then the default action
+ * runs (the process dies as it would on a GPU machine). */
+void install_fault_handler();
+
+/* Waits for all work on all streams (launches are synchronous today, so this
+ * only has to order with the runtime). */
+void engine_synchronize();
+
+/* Static shared memory a kernel used in its last launch, for
+ * cudaFuncGetAttributes (0 if never launched). */
+std::size_t kernel_static_shared_bytes(const void *kernel_addr);
+
+} /* namespace simtlab_emu */
+
+#endif

@@ -1,0 +1,132 @@
+/* simtlab host library — tracked device and pinned-host allocations.
+ *
+ * Each buffer the library makes is recorded with the file:line that asked for
+ * it, so that a leak is reported as "device 4096 bytes from host/x.c:42"
+ * rather than found by reading code. The list is short (a handful of live
+ * buffers per call), so a linked list under a mutex is enough. */
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "sl_internal.h"
+
+typedef enum alloc_kind { ALLOC_DEVICE, ALLOC_PINNED } alloc_kind;
+
+typedef struct tracked {
+    void *ptr;
+    size_t bytes;
+    alloc_kind kind;
+    const char *file;
+    int line;
+    struct tracked *next;
+} tracked;
+
+static tracked *live;
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static const char *kind_name(alloc_kind kind) { return kind == ALLOC_DEVICE ? "device" : "pinned"; }
+
+static sl_status remember(void *ptr, size_t bytes, alloc_kind kind, const char *file, int line)
+{
+    tracked *t = malloc(sizeof *t);
+    if (!t) return sl_fail(SL_ERR_HOST_MEMORY, "malloc of the allocation record failed at %s:%d", file, line);
+    *t = (tracked){ptr, bytes, kind, file, line, NULL};
+    pthread_mutex_lock(&live_lock);
+    t->next = live;
+    live = t;
+    pthread_mutex_unlock(&live_lock);
+    return SL_OK;
+}
+
+/* Unlinks the record of `ptr` if it is a live allocation of `kind`. */
+static int forget(void *ptr, alloc_kind kind)
+{
+    int found = 0;
+    pthread_mutex_lock(&live_lock);
+    for (tracked **p = &live; *p; p = &(*p)->next) {
+        if ((*p)->ptr == ptr && (*p)->kind == kind) {
+            tracked *dead = *p;
+            *p = dead->next;
+            free(dead);
+            found = 1;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&live_lock);
+    return found;
+}
+
+sl_status sl_device_alloc_at(void **ptr, size_t bytes, const char *file, int line)
+{
+    if (!ptr) return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_device_alloc: ptr is NULL (%s:%d)", file, line);
+    *ptr = NULL;
+    if (bytes == 0) return SL_OK;
+    cudaError_t err = cudaMalloc(ptr, bytes);
+    if (err != cudaSuccess) {
+        *ptr = NULL;
+        return sl_fail_cuda(err, "cudaMalloc", file, line);
+    }
+    sl_status st = remember(*ptr, bytes, ALLOC_DEVICE, file, line);
+    if (st != SL_OK) {
+        cudaFree(*ptr);
+        *ptr = NULL;
+    }
+    return st;
+}
+
+sl_status sl_device_free(void *ptr)
+{
+    if (!ptr) return SL_OK;
+    if (!forget(ptr, ALLOC_DEVICE))
+        return sl_fail(SL_ERR_INVALID_ARGUMENT,
+                       "sl_device_free: ptr %p is not a live device allocation of this library", ptr);
+    SL_CUDA_RETURN(cudaFree(ptr));
+    return SL_OK;
+}
+
+sl_status sl_pinned_alloc_at(void **ptr, size_t bytes, const char *file, int line)
+{
+    if (!ptr) return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_pinned_alloc: ptr is NULL (%s:%d)", file, line);
+    *ptr = NULL;
+    if (bytes == 0) return SL_OK;
+    cudaError_t err = cudaMallocHost(ptr, bytes);
+    if (err != cudaSuccess) {
+        *ptr = NULL;
+        return sl_fail_cuda(err, "cudaMallocHost", file, line);
+    }
+    sl_status st = remember(*ptr, bytes, ALLOC_PINNED, file, line);
+    if (st != SL_OK) {
+        cudaFreeHost(*ptr);
+        *ptr = NULL;
+    }
+    return st;
+}
+
+sl_status sl_pinned_free(void *ptr)
+{
+    if (!ptr) return SL_OK;
+    if (!forget(ptr, ALLOC_PINNED))
+        return sl_fail(SL_ERR_INVALID_ARGUMENT,
+                       "sl_pinned_free: ptr %p is not a live pinned allocation of this library", ptr);
+    SL_CUDA_RETURN(cudaFreeHost(ptr));
+    return SL_OK;
+}
+
+size_t sl_alloc_live_count(void)
+{
+    size_t n = 0;
+    pthread_mutex_lock(&live_lock);
+    for (tracked *t = live; t; t = t->next) n++;
+    pthread_mutex_unlock(&live_lock);
+    return n;
+}
+
+size_t sl_alloc_report_leaks(FILE *out)
+{
+    size_t n = 0;
+    pthread_mutex_lock(&live_lock);
+    for (tracked *t = live; t; t = t->next, n++)
+        fprintf(out, "simtlab: leak: %s %zu bytes from %s:%d still allocated\n", kind_name(t->kind),
+                t->bytes, t->file, t->line);
+    pthread_mutex_unlock(&live_lock);
+    return n;
+}

@@ -1,0 +1,104 @@
+/* simtlab host library — device facts and device-resident building blocks. */
+#include <string.h>
+
+#include "../kernels/00_doctor.h"
+#include "sl_internal.h"
+
+sl_status sl_device_query(int device, sl_device_info *info)
+{
+    if (!info) return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_device_query: info is NULL");
+    memset(info, 0, sizeof *info);
+    int count = 0;
+    SL_CUDA_RETURN(cudaGetDeviceCount(&count));
+    if (device < 0 || device >= count)
+        return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_device_query: device = %d, this machine has %d",
+                       device, count);
+    struct cudaDeviceProp prop;
+    SL_CUDA_RETURN(cudaGetDeviceProperties(&prop, device));
+    strncpy(info->name, prop.name, sizeof info->name - 1);
+    info->major = prop.major;
+    info->minor = prop.minor;
+    info->sm_count = prop.multiProcessorCount;
+    info->global_mem_bytes = prop.totalGlobalMem;
+    info->l2_bytes = prop.l2CacheSize;
+    info->max_threads_per_block = prop.maxThreadsPerBlock;
+    info->shared_per_block = prop.sharedMemPerBlock;
+    /* CUDA 13 dropped memoryClockRate from cudaDeviceProp; the attribute
+     * remains. Peak = 2 transfers per clock (DDR/HBM) * clock * bus bytes. */
+    int clock_khz = 0, bus_bits = 0;
+    SL_CUDA_RETURN(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, device));
+    SL_CUDA_RETURN(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device));
+    info->peak_bandwidth_gbs = 2.0 * clock_khz * 1e3 * (bus_bits / 8.0) / 1e9;
+    return SL_OK;
+}
+
+sl_status sl_copy_to_device(void *dst_device, const void *src_host, size_t bytes)
+{
+    if (bytes == 0) return SL_OK;
+    if (!dst_device || !src_host)
+        return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_copy_to_device: %s is NULL",
+                       !dst_device ? "dst_device" : "src_host");
+    SL_CUDA_RETURN(cudaMemcpy(dst_device, src_host, bytes, cudaMemcpyHostToDevice));
+    return SL_OK;
+}
+
+sl_status sl_copy_to_host(void *dst_host, const void *src_device, size_t bytes)
+{
+    if (bytes == 0) return SL_OK;
+    if (!dst_host || !src_device)
+        return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_copy_to_host: %s is NULL",
+                       !dst_host ? "dst_host" : "src_device");
+    SL_CUDA_RETURN(cudaMemcpy(dst_host, src_device, bytes, cudaMemcpyDeviceToHost));
+    return SL_OK;
+}
+
+sl_status sl_device_fill_bytes(void *dst_device, int value, size_t bytes)
+{
+    if (bytes == 0) return SL_OK;
+    if (!dst_device) return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_device_fill_bytes: dst_device is NULL");
+    SL_CUDA_RETURN(cudaMemset(dst_device, value, bytes));
+    return SL_OK;
+}
+
+sl_status sl_device_copy_timed(void *dst_device, const void *src_device, size_t bytes, double *ms)
+{
+    if (!dst_device || !src_device || !ms)
+        return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_device_copy_timed: %s is NULL",
+                       !dst_device ? "dst_device" : !src_device ? "src_device" : "ms");
+    sl_event_timer timer;
+    sl_status st = sl_event_timer_create(&timer);
+    if (st != SL_OK) return st;
+    st = sl_event_timer_start(&timer);
+    if (st == SL_OK) {
+        cudaError_t err = cudaMemcpy(dst_device, src_device, bytes, cudaMemcpyDeviceToDevice);
+        st = err == cudaSuccess ? sl_event_timer_stop(&timer, ms)
+                                : sl_fail_cuda(err, "cudaMemcpy(DeviceToDevice)", __FILE__, __LINE__);
+    }
+    sl_event_timer_destroy(&timer);
+    return st;
+}
+
+sl_status sl_cuda_versions(int *driver, int *runtime)
+{
+    if (!driver || !runtime)
+        return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_cuda_versions: %s is NULL", !driver ? "driver" : "runtime");
+    *driver = *runtime = 0;
+    SL_CUDA_RETURN(cudaDriverGetVersion(driver));
+    SL_CUDA_RETURN(cudaRuntimeGetVersion(runtime));
+    return SL_OK;
+}
+
+sl_status sl_device_kernel_image(int device, int *binary_version, int *ptx_version)
+{
+    if (!binary_version || !ptx_version)
+        return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_device_kernel_image: %s is NULL",
+                       !binary_version ? "binary_version" : "ptx_version");
+    SL_CUDA_RETURN(cudaSetDevice(device));
+    struct cudaFuncAttributes attr;
+    SL_CUDA_RETURN(sl_doctor_probe_attributes(&attr));
+    *binary_version = attr.binaryVersion;
+    *ptx_version = attr.ptxVersion;
+    return SL_OK;
+}
+
+const char *sl_built_architectures(void) { return sl_doctor_built_architectures(); }

@@ -1,0 +1,76 @@
+/* simtlab host library — internals shared by the files of host/ (not installed). */
+#ifndef SIMTLAB_SL_INTERNAL_H
+#define SIMTLAB_SL_INTERNAL_H
+
+#include <cuda_runtime_api.h>
+#include <stdarg.h>
+
+#include "simtlab/simtlab.h"
+
+/* Records `status` with a printf-style message as this thread's last error
+ * and returns `status`, so that `return sl_fail(...)` reads naturally. */
+sl_status sl_fail(sl_status status, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Records a failed CUDA call: the call's text, file:line, the error's name
+ * and string, and the hint for it. Returns SL_ERR_NO_DEVICE for "no driver /
+ * no device" errors and SL_ERR_CUDA otherwise. */
+sl_status sl_fail_cuda(cudaError_t err, const char *call, const char *file, int line);
+
+/* Checks a CUDA runtime call; on failure records it, sets `status` and jumps
+ * to `label` (the function's cleanup), so buffers are always freed. */
+#define SL_CUDA_GOTO(call, status, label)                                    \
+    do {                                                                     \
+        cudaError_t sl_err_ = (call);                                        \
+        if (sl_err_ != cudaSuccess) {                                        \
+            (status) = sl_fail_cuda(sl_err_, #call, __FILE__, __LINE__);     \
+            goto label;                                                      \
+        }                                                                    \
+    } while (0)
+
+/* Checks a CUDA runtime call in a function with nothing to clean up. */
+#define SL_CUDA_RETURN(call)                                                 \
+    do {                                                                     \
+        cudaError_t sl_err_ = (call);                                        \
+        if (sl_err_ != cudaSuccess)                                          \
+            return sl_fail_cuda(sl_err_, #call, __FILE__, __LINE__);         \
+    } while (0)
+
+/* After a launch: cudaGetLastError catches a bad configuration at once,
+ * cudaDeviceSynchronize catches faults while the kernel ran. */
+#define SL_LAUNCH_CHECK_GOTO(launch_err, what, status, label)                \
+    do {                                                                     \
+        cudaError_t sl_err_ = (launch_err);                                  \
+        if (sl_err_ == cudaSuccess) sl_err_ = cudaGetLastError();            \
+        if (sl_err_ != cudaSuccess) {                                        \
+            (status) = sl_fail_cuda(sl_err_, what, __FILE__, __LINE__);      \
+            goto label;                                                      \
+        }                                                                    \
+        SL_CUDA_GOTO(cudaDeviceSynchronize(), status, label);               \
+    } while (0)
+
+/* n elements of `elem` bytes: SL_ERR_OVERFLOW naming `arg` when n * elem
+ * does not fit in size_t. */
+sl_status sl_checked_bytes(size_t n, size_t elem, const char *arg, size_t *bytes);
+
+/* Resolves opts->block (0 = `default_block`) and rejects what no GPU can run
+ * (negative, above 1024) without touching the device. */
+sl_status sl_check_block(int block, int default_block, int *resolved);
+/* Checks a resolved block size against the device's own limit. */
+sl_status sl_check_block_on_device(int block);
+
+/* Validates opts->version against 1..count (0 = best). */
+sl_status sl_check_version(int version, int count, int best, const char *chapter, int *resolved);
+
+/* Device work timed with a pair of CUDA events. */
+typedef struct sl_event_timer {
+    cudaEvent_t start, stop;
+} sl_event_timer;
+
+sl_status sl_event_timer_create(sl_event_timer *t);
+void sl_event_timer_destroy(sl_event_timer *t);
+sl_status sl_event_timer_start(sl_event_timer *t);
+/* Records the stop event, waits for it, returns the elapsed milliseconds. */
+sl_status sl_event_timer_stop(sl_event_timer *t, double *ms);
+
+#endif

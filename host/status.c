@@ -1,0 +1,184 @@
+/* simtlab host library — status codes, the last-error line, and the table
+ * that turns a CUDA error into advice. Errors are part of the lesson: a
+ * student who sees "cudaErrorInvalidConfiguration" should also read what
+ * usually causes it and what to change. */
+#include <stdio.h>
+#include <string.h>
+
+#include "sl_internal.h"
+
+static _Thread_local char last_error[1024];
+
+const char *sl_status_name(sl_status status)
+{
+    switch (status) {
+    case SL_OK: return "SL_OK";
+    case SL_ERR_INVALID_ARGUMENT: return "SL_ERR_INVALID_ARGUMENT";
+    case SL_ERR_OVERFLOW: return "SL_ERR_OVERFLOW";
+    case SL_ERR_NO_DEVICE: return "SL_ERR_NO_DEVICE";
+    case SL_ERR_CUDA: return "SL_ERR_CUDA";
+    case SL_ERR_CUBLAS: return "SL_ERR_CUBLAS";
+    case SL_ERR_HOST_MEMORY: return "SL_ERR_HOST_MEMORY";
+    case SL_ERR_UNSUPPORTED: return "SL_ERR_UNSUPPORTED";
+    }
+    return "SL_ERR_(unknown)";
+}
+
+const char *sl_last_error(void) { return last_error; }
+
+void sl_clear_error(void) { last_error[0] = '\0'; }
+
+sl_status sl_fail(sl_status status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(last_error, sizeof last_error, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+const char *sl_backend_name(void)
+{
+#ifdef SIMTLAB_EMU
+    return "emulator";
+#else
+    return "cuda";
+#endif
+}
+
+int sl_backend_is_emulator(void)
+{
+#ifdef SIMTLAB_EMU
+    return 1;
+#else
+    return 0;
+#endif
+}
+
+struct hint {
+    int error;
+    const char *text;
+};
+
+/* Causes and fixes, from the CUDA Runtime API's descriptions of each code
+ * and from what goes wrong most often in a course. */
+static const struct hint hints[] = {
+    {cudaErrorInsufficientDriver,
+     "this machine has no NVIDIA driver (or one older than this CUDA runtime): run the "
+     "emulator build instead (build/bin/*_emu, or `make test`, which runs everything under "
+     "it), or install a driver that supports CUDA 13"},
+    {cudaErrorNoDevice,
+     "the driver found no CUDA-capable GPU: check nvidia-smi and CUDA_VISIBLE_DEVICES, or run "
+     "the emulator build (build/bin/*_emu)"},
+    {cudaErrorNoKernelImageForDevice,
+     "this binary carries no machine code or PTX for this GPU's compute capability "
+     "(make doctor shows both): rebuild with cmake -B build -DCMAKE_CUDA_ARCHITECTURES=native"},
+    {cudaErrorMemoryAllocation,
+     "the device ran out of memory: free buffers you no longer need, or process the data in "
+     "smaller pieces (cudaMemGetInfo tells what is free)"},
+    {cudaErrorIllegalAddress,
+     "a kernel read or wrote outside its allocations (a missing `if (i < n)`, an index "
+     "computed in int that overflowed, or a host pointer passed to a kernel); the context is "
+     "now unusable: restart the process. Under the emulator the message above names the "
+     "thread and the allocation; on a GPU run compute-sanitizer"},
+    {cudaErrorAssert,
+     "a device-side assert() failed; the error is sticky: every later call fails until the "
+     "process restarts its CUDA context"},
+    {cudaErrorInvalidConfiguration,
+     "the launch asked for more than the device allows: at most 1024 threads per block "
+     "(blockDim.x*y*z), no zero dimensions, grid.y and grid.z at most 65535, and no more "
+     "dynamic shared memory than the per-block limit"},
+    {cudaErrorLaunchOutOfResources,
+     "the kernel needs more registers per block than the SM has: use fewer threads per "
+     "block, or __launch_bounds__ so the compiler limits registers (check with "
+     "nvcc -Xptxas -v)"},
+    {cudaErrorInvalidValue,
+     "an argument is out of range: a NULL or too-large size, a host pointer where a device "
+     "pointer belongs, or a cudaMemcpy kind that does not match the pointers (dst comes first)"},
+    {cudaErrorInvalidDevicePointer,
+     "the pointer is not a device allocation: pass what cudaMalloc returned"},
+    {cudaErrorInvalidMemcpyDirection, "the cudaMemcpyKind does not match the two pointers"},
+    {cudaErrorLaunchFailure,
+     "the kernel failed while it ran (on the emulator: see its message above); the context "
+     "is unusable: restart the process"},
+    {cudaErrorIllegalInstruction,
+     "the kernel executed an invalid instruction, often a warp-synchronous operation "
+     "(__shfl_sync, __syncwarp) whose mask names lanes that did not take part"},
+    {cudaErrorMisalignedAddress,
+     "a load or store used an address not aligned to its size (e.g. a float4 access at an "
+     "address that is not a multiple of 16)"},
+    {cudaErrorInvalidDevice, "the device number is not below cudaGetDeviceCount()"},
+    {cudaErrorInvalidResourceHandle, "a stream or event was used after it was destroyed, or never created"},
+};
+
+const char *sl_cuda_error_hint(int cuda_error)
+{
+    for (size_t i = 0; i < sizeof hints / sizeof hints[0]; i++)
+        if (hints[i].error == cuda_error) return hints[i].text;
+    return NULL;
+}
+
+static int is_no_device(cudaError_t err)
+{
+    return err == cudaErrorInsufficientDriver || err == cudaErrorNoDevice;
+}
+
+sl_status sl_fail_cuda(cudaError_t err, const char *call, const char *file, int line)
+{
+    const char *hint = sl_cuda_error_hint((int)err);
+    const char *diag = "";
+#ifdef SIMTLAB_EMU
+    diag = simtlab_emu_last_diagnostic();
+#endif
+    sl_fail(is_no_device(err) ? SL_ERR_NO_DEVICE : SL_ERR_CUDA, "%s failed at %s:%d: %s (%s)%s%s%s%s",
+            call, file, line, cudaGetErrorName(err), cudaGetErrorString(err),
+            diag[0] ? " — emulator: " : "", diag, hint ? " — hint: " : "", hint ? hint : "");
+    return is_no_device(err) ? SL_ERR_NO_DEVICE : SL_ERR_CUDA;
+}
+
+sl_status sl_checked_bytes(size_t n, size_t elem, const char *arg, size_t *bytes)
+{
+    if (elem != 0 && n > SIZE_MAX / elem)
+        return sl_fail(SL_ERR_OVERFLOW, "%s = %zu elements of %zu bytes overflows size_t", arg, n,
+                       elem);
+    *bytes = n * elem;
+    return SL_OK;
+}
+
+sl_status sl_check_version(int version, int count, int best, const char *chapter, int *resolved)
+{
+    if (version == 0) {
+        *resolved = best;
+        return SL_OK;
+    }
+    if (version < 1 || version > count)
+        return sl_fail(SL_ERR_INVALID_ARGUMENT, "opts->version = %d: %s has versions 1..%d (0 = best)",
+                       version, chapter, count);
+    *resolved = version;
+    return SL_OK;
+}
+
+sl_status sl_check_block(int block, int default_block, int *resolved)
+{
+    if (block == 0) block = default_block;
+    /* 1024 is the limit of every GPU since compute capability 2.0; checking it
+     * here rejects bad input before a CUDA context exists. */
+    if (block < 0 || block > 1024)
+        return sl_fail(SL_ERR_INVALID_ARGUMENT,
+                       "opts->block = %d: threads per block must be 1..1024 (0 = default %d)", block,
+                       default_block);
+    *resolved = block;
+    return SL_OK;
+}
+
+sl_status sl_check_block_on_device(int block)
+{
+    int device = 0, limit = 0;
+    SL_CUDA_RETURN(cudaGetDevice(&device));
+    SL_CUDA_RETURN(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxThreadsPerBlock, device));
+    if (block > limit)
+        return sl_fail(SL_ERR_INVALID_ARGUMENT,
+                       "opts->block = %d: device %d allows at most %d threads per block", block,
+                       device, limit);
+    return SL_OK;
+}

@@ -1,0 +1,211 @@
+/* Chapter 01 — vector add: every version, every size class, every bad input.
+ *
+ * The reference is the sum in double precision on the CPU; a float sum of two
+ * floats rounds once, so each output must equal the reference rounded to
+ * float exactly — any other value is a bug. Outputs are poisoned with NaN
+ * before every run so a skipped element cannot pass. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sl_test.h"
+
+static const size_t sizes[] = {1, 2, 31, 32, 33, 1000003, (size_t)1 << 20};
+#define NSIZES (sizeof sizes / sizeof sizes[0])
+
+typedef struct inputs {
+    float *a, *b, *c;
+    double *ref;
+    size_t n;
+} inputs;
+
+/* Inputs at an element offset `shift` from a 16-byte boundary, so v3's head
+ * and tail code paths run. */
+static inputs make_inputs(size_t n, uint64_t seed, size_t shift)
+{
+    inputs in;
+    in.n = n;
+    in.a = (float *)sl_test_alloc((n + 4) * sizeof(float));
+    in.b = (float *)sl_test_alloc((n + 4) * sizeof(float));
+    in.c = (float *)sl_test_alloc((n + 4) * sizeof(float));
+    in.ref = (double *)sl_test_alloc(n * sizeof(double));
+    sl_fill_uniform_f32(in.a + shift, n, seed, -1000.0f, 1000.0f);
+    sl_fill_uniform_f32(in.b + shift, n, seed ^ 0x5bd1e995u, -1.0f, 1.0f);
+    for (size_t i = 0; i < n; i++)
+        in.ref[i] = (double)(float)((double)in.a[shift + i] + (double)in.b[shift + i]);
+    return in;
+}
+
+static void free_inputs(inputs *in)
+{
+    free(in->a);
+    free(in->b);
+    free(in->c);
+    free(in->ref);
+}
+
+static void check_version_on_all_sizes(int version, int block, size_t shift)
+{
+    sl_test_require_device();
+    uint64_t seed = sl_test_seed("vector_add");
+    for (size_t s = 0; s < NSIZES; s++) {
+        size_t n = sizes[s];
+        inputs in = make_inputs(n, seed + s, shift);
+        float *c = in.c + shift;
+        sl_poison_f32(in.c, n + 4);
+        sl_opts opts = {version, block};
+        sl_report rep;
+        sl_status st = sl_vector_add(in.a + shift, in.b + shift, c, n, &opts, &rep);
+        cr_assert_eq(st, SL_OK, "v%d n=%zu block=%d: %s", version, n, block, sl_last_error());
+        sl_check chk = sl_compare_f32(c, in.ref, n, 0.0);
+        cr_assert(chk.passed,
+                  "v%d n=%zu block=%d shift=%zu seed=%llu: element %zu is %.9g, expected %.9g "
+                  "(%zu non-finite)",
+                  version, n, block, shift, (unsigned long long)seed, chk.worst, c[chk.worst],
+                  in.ref[chk.worst], chk.nonfinite);
+        /* Nothing outside [0, n) may be written. */
+        for (size_t i = 0; i < shift; i++) cr_assert(isnan(in.c[i]), "v%d wrote before c[0]", version);
+        for (size_t i = shift + n; i < n + 4; i++) cr_assert(isnan(in.c[i]), "v%d wrote past c[n-1]", version);
+        cr_assert_eq(rep.version, version);
+        cr_assert_eq(rep.bytes_h2d, 2 * n * sizeof(float));
+        cr_assert_eq(rep.bytes_d2h, n * sizeof(float));
+        free_inputs(&in);
+    }
+    cr_assert_eq(sl_alloc_live_count(), 0, "device buffers leaked");
+}
+
+Test(vector_add, v1_matches_reference_on_all_sizes) { check_version_on_all_sizes(1, 256, 0); }
+Test(vector_add, v2_matches_reference_on_all_sizes) { check_version_on_all_sizes(2, 256, 0); }
+Test(vector_add, v3_matches_reference_on_all_sizes) { check_version_on_all_sizes(3, 256, 0); }
+Test(vector_add, v3_handles_every_misalignment)
+{
+    for (size_t shift = 1; shift < 4; shift++) check_version_on_all_sizes(3, 256, shift);
+}
+Test(vector_add, odd_block_sizes_work)
+{
+    for (int v = 1; v <= 3; v++) {
+        check_version_on_all_sizes(v, 33, 0);
+        check_version_on_all_sizes(v, 1024, 0);
+    }
+}
+Test(vector_add, version_zero_picks_the_best)
+{
+    sl_test_require_device();
+    float a[3] = {1, 2, 3}, b[3] = {4, 5, 6}, c[3];
+    sl_opts opts = {0, 0};
+    sl_report rep;
+    cr_assert_eq(sl_vector_add(a, b, c, 3, &opts, &rep), SL_OK, "%s", sl_last_error());
+    cr_assert_eq(rep.version, sl_vector_add_version_count());
+    cr_assert_eq(rep.block, 256);
+    cr_assert(c[0] == 5 && c[1] == 7 && c[2] == 9);
+}
+
+Test(vector_add, report_times_every_phase)
+{
+    sl_test_require_device();
+    size_t n = 1 << 16;
+    inputs in = make_inputs(n, 7, 0);
+    sl_report rep;
+    cr_assert_eq(sl_vector_add(in.a, in.b, in.c, n, NULL, &rep), SL_OK, "%s", sl_last_error());
+    for (int p = 0; p < SL_PHASE_COUNT; p++)
+        cr_assert(rep.phase_ms[p] >= 0.0 && isfinite(rep.phase_ms[p]), "phase %d", p);
+    cr_assert(rep.total_ms >= rep.phase_ms[SL_PHASE_KERNEL]);
+    cr_assert_eq(rep.emulated, sl_backend_is_emulator());
+    cr_assert(rep.grid >= 1);
+    free_inputs(&in);
+}
+
+/* ---- bad input: a status and a message naming the argument ---------------- */
+
+static void expect_invalid(sl_status st, sl_status expected, const char *needle)
+{
+    cr_assert_eq(st, expected, "status %s, expected %s", sl_status_name(st), sl_status_name(expected));
+    cr_assert(strstr(sl_last_error(), needle) != NULL, "message \"%s\" does not name \"%s\"",
+              sl_last_error(), needle);
+}
+
+Test(vector_add, null_pointers_are_rejected_by_name)
+{
+    float x[4] = {0};
+    expect_invalid(sl_vector_add(NULL, x, x, 4, NULL, NULL), SL_ERR_INVALID_ARGUMENT, "a is NULL");
+    expect_invalid(sl_vector_add(x, NULL, x, 4, NULL, NULL), SL_ERR_INVALID_ARGUMENT, "b is NULL");
+    expect_invalid(sl_vector_add(x, x, NULL, 4, NULL, NULL), SL_ERR_INVALID_ARGUMENT, "c is NULL");
+}
+
+Test(vector_add, byte_count_overflow_is_rejected)
+{
+    float x[4] = {0};
+    expect_invalid(sl_vector_add(x, x, x, SIZE_MAX / 2, NULL, NULL), SL_ERR_OVERFLOW, "n");
+}
+
+Test(vector_add, bad_block_sizes_are_rejected)
+{
+    float x[4] = {0};
+    sl_opts too_big = {1, 1025}, negative = {1, -32};
+    expect_invalid(sl_vector_add(x, x, x, 4, &too_big, NULL), SL_ERR_INVALID_ARGUMENT, "opts->block");
+    expect_invalid(sl_vector_add(x, x, x, 4, &negative, NULL), SL_ERR_INVALID_ARGUMENT, "opts->block");
+}
+
+Test(vector_add, bad_versions_are_rejected)
+{
+    float x[4] = {0};
+    sl_opts v9 = {9, 256}, vneg = {-1, 256};
+    expect_invalid(sl_vector_add(x, x, x, 4, &v9, NULL), SL_ERR_INVALID_ARGUMENT, "opts->version");
+    expect_invalid(sl_vector_add(x, x, x, 4, &vneg, NULL), SL_ERR_INVALID_ARGUMENT, "opts->version");
+}
+
+Test(vector_add, zero_elements_is_a_no_op)
+{
+    /* No device is needed to add nothing: n == 0 returns before any CUDA call. */
+    float x[1] = {42.0f};
+    sl_report rep;
+    cr_assert_eq(sl_vector_add(x, x, x, 0, NULL, &rep), SL_OK, "%s", sl_last_error());
+    cr_assert_eq(x[0], 42.0f);
+    cr_assert_eq(rep.bytes_h2d, 0);
+}
+
+/* ---- the CPU baselines are tested too: the benchmark compares against them -- */
+Test(vector_add, cpu_baselines_match_reference)
+{
+    size_t n = 1000003;
+    inputs in = make_inputs(n, sl_test_seed("cpu_baselines"), 0);
+    sl_poison_f32(in.c, n);
+    sl_vector_add_cpu(in.a, in.b, in.c, n);
+    cr_assert(sl_compare_f32(in.c, in.ref, n, 0.0).passed, "plain loop");
+    sl_poison_f32(in.c, n);
+    sl_vector_add_cpu_omp(in.a, in.b, in.c, n);
+    cr_assert(sl_compare_f32(in.c, in.ref, n, 0.0).passed, "OpenMP loop");
+    free_inputs(&in);
+}
+
+/* ---- the validator itself must be able to fail ------------------------------ */
+Test(validate, nan_never_passes)
+{
+    float got[3] = {1.0f, NAN, 3.0f};
+    double ref[3] = {1.0, 2.0, 3.0};
+    sl_check c = sl_compare_f32(got, ref, 3, 1e30);
+    cr_assert(!c.passed);
+    cr_assert_eq(c.nonfinite, 1);
+    cr_assert_eq(c.worst, 1);
+}
+
+Test(validate, inf_never_passes_and_errors_are_measured)
+{
+    float got[2] = {INFINITY, 2.5f};
+    double ref[2] = {1.0, 2.0};
+    cr_assert(!sl_compare_f32(got, ref, 2, 1e30).passed);
+    float close[2] = {1.0f, 2.5f};
+    sl_check c = sl_compare_f32(close, ref, 2, 0.1);
+    cr_assert(!c.passed);
+    cr_assert_float_eq(c.max_abs, 0.5, 1e-12);
+    cr_assert_float_eq(c.rel_l2, 0.5 / sqrt(5.0), 1e-12);
+}
+
+Test(validate, poison_is_nan)
+{
+    float p[5];
+    sl_poison_f32(p, 5);
+    for (int i = 0; i < 5; i++) cr_assert(isnan(p[i]));
+}

@@ -6,9 +6,9 @@ set output png
 set datafile separator ","
 set title title
 set logscale x 2
-set format x "2^{%L}"
+set format x "2^%L"
 set xlabel "n (elements)"
 set ylabel "GB/s (median)"
 set key left top
 set grid
-plot for [col in columns] sprintf("< grep ',%s,' %s", col, csv) using 1:6 with linespoints title col
+plot for [series in columns] sprintf("< grep ',%s,' %s", series, csv) using 1:6 with linespoints title series

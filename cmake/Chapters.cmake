@@ -8,9 +8,14 @@
 
 file(GLOB SIMTLAB_HOST_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/host/*.c)
 file(GLOB SIMTLAB_KERNEL_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/kernels/*.cu)
+# kernels/*_vendor.cu call CUB or other device libraries that exist only in
+# the CUDA toolkit: CUDA backend only. Their host wrappers report
+# SL_ERR_UNSUPPORTED in emulator builds.
+set(SIMTLAB_KERNEL_PORTABLE_SOURCES ${SIMTLAB_KERNEL_SOURCES})
+list(FILTER SIMTLAB_KERNEL_PORTABLE_SOURCES EXCLUDE REGEX "_vendor\\.cu$")
 
 # ---- the emulator backend -------------------------------------------------
-sl_emu_rewrite(SIMTLAB_KERNEL_EMU_SOURCES ${SIMTLAB_KERNEL_SOURCES})
+sl_emu_rewrite(SIMTLAB_KERNEL_EMU_SOURCES ${SIMTLAB_KERNEL_PORTABLE_SOURCES})
 add_library(simtlab_emu STATIC ${SIMTLAB_HOST_SOURCES} ${SIMTLAB_KERNEL_EMU_SOURCES})
 target_include_directories(simtlab_emu BEFORE PUBLIC ${PROJECT_SOURCE_DIR}/emu/include)
 target_include_directories(simtlab_emu PUBLIC ${PROJECT_SOURCE_DIR}/host/include
@@ -100,3 +105,18 @@ if(EXISTS ${PROJECT_SOURCE_DIR}/bench/emu_throughput.cu)
   list(APPEND SIMTLAB_BENCH_TARGETS bench_emu_throughput)
 endif()
 add_custom_target(benches DEPENDS ${SIMTLAB_BENCH_TARGETS})
+
+# ---- exercises: every solution builds for the emulator and passes ----------------
+file(GLOB SIMTLAB_EXERCISES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tutorial/exercises/*/ex*.cu)
+foreach(src IN LISTS SIMTLAB_EXERCISES)
+  get_filename_component(name "${src}" NAME_WE)
+  get_filename_component(dir "${src}" DIRECTORY)
+  get_filename_component(chapter "${dir}" NAME)
+  set(target exercise_${chapter}_${name}_solution)
+  sl_emu_rewrite(gen "${src}")
+  add_executable(${target} ${gen})
+  target_compile_definitions(${target} PRIVATE SOLUTION=1)
+  sl_emu_target(${target})
+  add_test(NAME exercise.${chapter}.${name} COMMAND ${target})
+  set_tests_properties(exercise.${chapter}.${name} PROPERTIES LABELS "emu;exercise" TIMEOUT 120)
+endforeach()

@@ -1,4 +1,5 @@
 /* simtlab host library — device facts and device-resident building blocks. */
+#include <stdio.h>
 #include <string.h>
 
 #include "../kernels/00_doctor.h"
@@ -15,7 +16,7 @@ sl_status sl_device_query(int device, sl_device_info *info)
                        device, count);
     struct cudaDeviceProp prop;
     SL_CUDA_RETURN(cudaGetDeviceProperties(&prop, device));
-    strncpy(info->name, prop.name, sizeof info->name - 1);
+    snprintf(info->name, sizeof info->name, "%s", prop.name);
     info->major = prop.major;
     info->minor = prop.minor;
     info->sm_count = prop.multiProcessorCount;

@@ -17,8 +17,9 @@ extern "C" cudaError_t sl_doctor_probe_attributes(struct cudaFuncAttributes *att
     return cudaFuncGetAttributes(attr, (const void *)doctor_probe);
 }
 
-#define SL_STR2(x) #x
-#define SL_STR(x) SL_STR2(x)
+/* __CUDA_ARCH_LIST__ expands to a comma list, hence the variadic macros. */
+#define SL_STR2(...) #__VA_ARGS__
+#define SL_STR(...) SL_STR2(__VA_ARGS__)
 
 extern "C" const char *sl_doctor_built_architectures(void)
 {

@@ -1,0 +1,247 @@
+/* simtlab — tensor-core building blocks for the GEMM chapters.
+ *
+ * What this teaches: the three instructions an Ampere/Hopper GEMM is made of,
+ * one thin device function each, so a kernel reads like the PTX it runs:
+ *
+ *   sl_mma_m16n8k16_f16_f32 / _bf16_f32   mma.sync: a warp computes a 16x8
+ *                                         tile D = A (16x16) * B (16x8) + C
+ *   sl_ldmatrix_x1/x2/x4{,_trans}         ldmatrix: a warp loads 8x8 b16
+ *                                         matrices from shared memory straight
+ *                                         into mma fragment layout
+ *   sl_cp_async_16, _commit, _wait_group, cp.async: global -> shared copies
+ *   _wait_all                             that run while the warp computes
+ *
+ * Under nvcc each is inline PTX (sm_80 and newer). Under the simtlab emulator
+ * (SIMTLAB_EMU) each is an exact warp-collective emulation (emu/src/tensor.cpp):
+ * same fragment layouts, same "all 32 lanes must call" rule (a divergent call
+ * fails the launch), and cp.async data that is NOT visible before the wait.
+ *
+ * Fragment layouts (PTX ISA 9.7.14.5.8, "Matrix Fragments for mma.m16n8k16
+ * with floating point type"), with g = lane / 4 and t = lane % 4; each
+ * unsigned holds two 16-bit values, the lower column (or row) in the low half:
+ *
+ *   A, 16x16 row-major:  a[0] = A[g][2t..2t+1]      a[1] = A[g+8][2t..2t+1]
+ *                        a[2] = A[g][2t+8..2t+9]    a[3] = A[g+8][2t+8..2t+9]
+ *   B, 16x8 (k x n):     b[0] = B[2t..2t+1][g]      b[1] = B[2t+8..2t+9][g]
+ *   C, D, 16x8 float:    c[0], c[1] = C[g][2t], C[g][2t+1]
+ *                        c[2], c[3] = C[g+8][2t], C[g+8][2t+1]
+ *
+ * ldmatrix: lanes 8j..8j+7 pass the addresses of rows 0..7 of matrix j (each
+ * row 16 bytes, 16-byte aligned, in shared memory); lane L receives in r[j]
+ * row L/4, elements 2(L%4) and 2(L%4)+1 of matrix j — exactly an A or B
+ * fragment register. _trans gives the same positions of the transposed matrix.
+ *
+ * Build and check: nvcc -arch=sm_80 -c tests/cuda/tensor_ptx_check.cu (and
+ * sm_90); emulator tests: build the target test_emu_tensor and run it.
+ */
+#ifndef SL_TENSOR_H
+#define SL_TENSOR_H
+
+#ifdef SIMTLAB_EMU
+#include <mma.h> /* the emulator's: declares simtlab_emu::mma_m16n8k16_f32 etc. */
+/* Under the emulator every function takes one more, defaulted, parameter:
+ * the caller's file and line, so a diagnostic names the student's call. */
+#define SL_TENSOR_CALLER_ONLY ::simtlab_emu::here sl_caller = SIMTLAB_EMU_CALLER
+#define SL_TENSOR_CALLER , SL_TENSOR_CALLER_ONLY
+#else
+#define SL_TENSOR_CALLER_ONLY
+#define SL_TENSOR_CALLER
+#endif
+
+/* Architectures before sm_80 lack these instructions (ldmatrix exists from
+ * sm_75, cp.async and bf16 mma from sm_80): there the functions trap, so a
+ * build for an old GPU still links and fails loudly if the kernel runs. */
+#if !defined(SIMTLAB_EMU) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define SL_TENSOR_PTX 1
+#endif
+
+/* ---- mma.sync ------------------------------------------------------------ */
+
+static __device__ __forceinline__ void sl_mma_m16n8k16_f16_f32(float d[4], const unsigned a[4], const unsigned b[2],
+                                                               const float c[4] SL_TENSOR_CALLER)
+{
+#ifdef SIMTLAB_EMU
+    ::simtlab_emu::mma_m16n8k16_f32(::simtlab_emu::mma_input_f16, d, a, b, c, sl_caller);
+#elif defined(SL_TENSOR_PTX)
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
+                 "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};\n"
+                 : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]),
+                   "f"(c[2]), "f"(c[3]));
+#elif defined(__CUDA_ARCH__)
+    __trap(); /* mma.sync m16n8k16 with f32 accumulators needs sm_80 */
+#endif
+}
+
+static __device__ __forceinline__ void sl_mma_m16n8k16_bf16_f32(float d[4], const unsigned a[4], const unsigned b[2],
+                                                                const float c[4] SL_TENSOR_CALLER)
+{
+#ifdef SIMTLAB_EMU
+    ::simtlab_emu::mma_m16n8k16_f32(::simtlab_emu::mma_input_bf16, d, a, b, c, sl_caller);
+#elif defined(SL_TENSOR_PTX)
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
+                 "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};\n"
+                 : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]),
+                   "f"(c[2]), "f"(c[3]));
+#elif defined(__CUDA_ARCH__)
+    __trap(); /* bf16 mma.sync needs sm_80 */
+#endif
+}
+
+/* ---- ldmatrix ------------------------------------------------------------ */
+/* The "memory" clobber keeps the compiler from moving ordinary shared-memory
+ * stores past the load: it cannot see that the asm reads them. */
+
+#ifdef SL_TENSOR_PTX
+#define SL_SHARED_ADDR(p) ((unsigned)__cvta_generic_to_shared(p))
+#endif
+
+static __device__ __forceinline__ void sl_ldmatrix_x1(unsigned r[1], const void *smem_row SL_TENSOR_CALLER)
+{
+#ifdef SIMTLAB_EMU
+    ::simtlab_emu::ldmatrix_m8n8_b16(1, false, r, smem_row, sl_caller);
+#elif defined(SL_TENSOR_PTX)
+    asm volatile("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];\n"
+                 : "=r"(r[0])
+                 : "r"(SL_SHARED_ADDR(smem_row))
+                 : "memory");
+#elif defined(__CUDA_ARCH__)
+    __trap(); /* built for a GPU older than sm_80 */
+#endif
+}
+
+static __device__ __forceinline__ void sl_ldmatrix_x2(unsigned r[2], const void *smem_row SL_TENSOR_CALLER)
+{
+#ifdef SIMTLAB_EMU
+    ::simtlab_emu::ldmatrix_m8n8_b16(2, false, r, smem_row, sl_caller);
+#elif defined(SL_TENSOR_PTX)
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];\n"
+                 : "=r"(r[0]), "=r"(r[1])
+                 : "r"(SL_SHARED_ADDR(smem_row))
+                 : "memory");
+#elif defined(__CUDA_ARCH__)
+    __trap();
+#endif
+}
+
+static __device__ __forceinline__ void sl_ldmatrix_x4(unsigned r[4], const void *smem_row SL_TENSOR_CALLER)
+{
+#ifdef SIMTLAB_EMU
+    ::simtlab_emu::ldmatrix_m8n8_b16(4, false, r, smem_row, sl_caller);
+#elif defined(SL_TENSOR_PTX)
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(SL_SHARED_ADDR(smem_row))
+                 : "memory");
+#elif defined(__CUDA_ARCH__)
+    __trap();
+#endif
+}
+
+static __device__ __forceinline__ void sl_ldmatrix_x1_trans(unsigned r[1], const void *smem_row SL_TENSOR_CALLER)
+{
+#ifdef SIMTLAB_EMU
+    ::simtlab_emu::ldmatrix_m8n8_b16(1, true, r, smem_row, sl_caller);
+#elif defined(SL_TENSOR_PTX)
+    asm volatile("ldmatrix.sync.aligned.m8n8.x1.trans.shared.b16 {%0}, [%1];\n"
+                 : "=r"(r[0])
+                 : "r"(SL_SHARED_ADDR(smem_row))
+                 : "memory");
+#elif defined(__CUDA_ARCH__)
+    __trap();
+#endif
+}
+
+static __device__ __forceinline__ void sl_ldmatrix_x2_trans(unsigned r[2], const void *smem_row SL_TENSOR_CALLER)
+{
+#ifdef SIMTLAB_EMU
+    ::simtlab_emu::ldmatrix_m8n8_b16(2, true, r, smem_row, sl_caller);
+#elif defined(SL_TENSOR_PTX)
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];\n"
+                 : "=r"(r[0]), "=r"(r[1])
+                 : "r"(SL_SHARED_ADDR(smem_row))
+                 : "memory");
+#elif defined(__CUDA_ARCH__)
+    __trap();
+#endif
+}
+
+static __device__ __forceinline__ void sl_ldmatrix_x4_trans(unsigned r[4], const void *smem_row SL_TENSOR_CALLER)
+{
+#ifdef SIMTLAB_EMU
+    ::simtlab_emu::ldmatrix_m8n8_b16(4, true, r, smem_row, sl_caller);
+#elif defined(SL_TENSOR_PTX)
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(SL_SHARED_ADDR(smem_row))
+                 : "memory");
+#elif defined(__CUDA_ARCH__)
+    __trap();
+#endif
+}
+
+/* ---- cp.async ------------------------------------------------------------ */
+/* .cg caches in L2 only: data staged in shared memory for reuse there gains
+ * nothing from L1. Both addresses must be 16-byte aligned. The destination
+ * must not be read until a wait has retired the copy's group. */
+
+static __device__ __forceinline__ void sl_cp_async_16(void *smem_dst, const void *gmem_src SL_TENSOR_CALLER)
+{
+#ifdef SIMTLAB_EMU
+    ::simtlab_emu::cp_async_16(smem_dst, gmem_src, sl_caller);
+#elif defined(SL_TENSOR_PTX)
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n"
+                 :
+                 : "r"(SL_SHARED_ADDR(smem_dst)), "l"(__cvta_generic_to_global(gmem_src))
+                 : "memory");
+#elif defined(__CUDA_ARCH__)
+    __trap(); /* cp.async needs sm_80 */
+#endif
+}
+
+/* Closes the group of copies issued since the last commit (an empty group
+ * is allowed and complete at once: pipelines commit one per stage anyway). */
+static __device__ __forceinline__ void sl_cp_async_commit(SL_TENSOR_CALLER_ONLY)
+{
+#ifdef SIMTLAB_EMU
+    ::simtlab_emu::cp_async_commit(sl_caller);
+#elif defined(SL_TENSOR_PTX)
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+#elif defined(__CUDA_ARCH__)
+    __trap();
+#endif
+}
+
+/* Waits until at most n of this thread's most recently committed groups are
+ * still pending: all older groups' data are then in shared memory (for this
+ * thread; other threads see them after a __syncthreads). n must be a
+ * compile-time constant (it is an immediate in the instruction), hence a
+ * macro. Copies not yet committed are not waited for. */
+#ifdef SIMTLAB_EMU
+#define sl_cp_async_wait_group(n)                                                              \
+    do {                                                                                       \
+        static_assert((n) >= 0, "sl_cp_async_wait_group: n is a non-negative constant");       \
+        ::simtlab_emu::cp_async_wait_group((unsigned)(n), SIMTLAB_EMU_HERE);                   \
+    } while (0)
+#elif defined(SL_TENSOR_PTX)
+#define sl_cp_async_wait_group(n) asm volatile("cp.async.wait_group %0;\n" ::"n"(n) : "memory")
+#elif defined(__CUDA_ARCH__)
+#define sl_cp_async_wait_group(n) __trap()
+#else
+#define sl_cp_async_wait_group(n) ((void)0)
+#endif
+
+/* Commits whatever is open and waits for every copy of this thread. */
+static __device__ __forceinline__ void sl_cp_async_wait_all(SL_TENSOR_CALLER_ONLY)
+{
+#ifdef SIMTLAB_EMU
+    ::simtlab_emu::cp_async_wait_all(sl_caller);
+#elif defined(SL_TENSOR_PTX)
+    asm volatile("cp.async.wait_all;\n" ::: "memory");
+#elif defined(__CUDA_ARCH__)
+    __trap();
+#endif
+}
+
+#endif /* SL_TENSOR_H */

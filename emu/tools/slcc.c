@@ -1,0 +1,498 @@
+/* slcc — builds a student's own CUDA program to run on the simtlab CPU
+ * emulator, the way nvcc builds it for a GPU:
+ *
+ *   slcc [options] file.cu [more.cu file.c obj.o lib.a ...] -o prog
+ *
+ * Each .cu goes through slrewrite into a temporary directory and is then
+ * compiled as C++17 with the emulator's headers first on the include path;
+ * each .c is compiled as C11 against the same headers; everything is linked
+ * with the emulator runtime, Boost.Context (the CUDA threads are fibers) and
+ * OpenBLAS (the cuBLAS stand-in). The paths are compiled in by
+ * emu/CMakeLists.txt. Children run by fork + execvp, never through a shell,
+ * so file names with spaces or quotes need no care.
+ *
+ * Exit status: 0 built; 2 usage error; otherwise the failing step's status.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef SLCC_REWRITER
+#error "SLCC_REWRITER (the slrewrite path) must be defined by the build"
+#endif
+
+/* ======================================================================
+ * argument vectors
+ * ====================================================================== */
+
+/* A NULL-terminated, growable argv whose strings it owns. */
+typedef struct argvec {
+    char **v;
+    size_t n, cap;
+    bool oom;
+} argvec;
+
+static void av_push(argvec *a, const char *s)
+{
+    if (a->oom)
+        return;
+    if (a->n + 2 > a->cap) {
+        size_t cap = a->cap ? a->cap * 2 : 16;
+        char **grown = realloc(a->v, cap * sizeof(char *));
+        if (!grown) {
+            a->oom = true;
+            return;
+        }
+        a->v = grown;
+        a->cap = cap;
+    }
+    char *copy = strdup(s);
+    if (!copy) {
+        a->oom = true;
+        return;
+    }
+    a->v[a->n++] = copy;
+    a->v[a->n] = NULL;
+}
+
+static void av_push_all(argvec *a, const argvec *from)
+{
+    for (size_t k = 0; k < from->n; k++)
+        av_push(a, from->v[k]);
+    a->oom |= from->oom;
+}
+
+static void av_free(argvec *a)
+{
+    for (size_t k = 0; k < a->n; k++)
+        free(a->v[k]);
+    free(a->v);
+    *a = (argvec){0};
+}
+
+/* ======================================================================
+ * options
+ * ====================================================================== */
+
+typedef enum { IN_CU, IN_C, IN_LINK } input_kind;
+
+typedef struct options {
+    argvec preproc;  /* -I -D -U, in order: both languages */
+    argvec codegen;  /* -O, -g, -W, -f flags: compiles (-f and -g also the link) */
+    argvec linkopts; /* -L -l -Wl,*, in order */
+    argvec inputs;
+    input_kind *kinds;
+    const char *c_std; /* -std= for .c files */
+    const char *output;
+    bool compile_only;
+    bool verbose;
+} options;
+
+static void usage(FILE *to)
+{
+    fputs("usage: slcc [options] file.cu [file.cu file.c file.o lib.a ...] -o prog\n"
+          "Builds a CUDA program to run on the simtlab CPU emulator (no GPU needed).\n"
+          "  .cu  rewritten by slrewrite, compiled as C++17 against the emulator's headers\n"
+          "  .c   compiled as C11 (or -std=...) against the same headers\n"
+          "  .o .a  linked as given\n"
+          "options: -o FILE (required), -c (compile one file to FILE), -v (print each\n"
+          "command), -I -D -U, -O*, -g, -W*, -f*, -std=... (.c only), -L, -l, -Wl,...\n",
+          to);
+}
+
+/* Prints why, then the usage; returns the usage exit status. */
+static int usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("slcc: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputs("\n", stderr);
+    usage(stderr);
+    return 2;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+static int classify_input(const char *path, input_kind *kind)
+{
+    if (ends_with(path, ".cu"))
+        *kind = IN_CU;
+    else if (ends_with(path, ".c"))
+        *kind = IN_C;
+    else if (ends_with(path, ".o") || ends_with(path, ".a") || ends_with(path, ".so"))
+        *kind = IN_LINK;
+    else
+        return usage_error("'%s': unknown file type (expected .cu, .c, .o, .a or .so)", path);
+    if (access(path, R_OK) != 0)
+        return usage_error("cannot read input '%s': %s", path, strerror(errno));
+    return 0;
+}
+
+/* -I dir / -Idir and the like: pushes the flag with its value attached. */
+static int take_value(int argc, char **argv, int *i, size_t flag_len, argvec *to)
+{
+    const char *arg = argv[*i];
+    if (arg[flag_len] != '\0') {
+        av_push(to, arg);
+        return 0;
+    }
+    if (*i + 1 >= argc)
+        return usage_error("'%s' needs a value", arg);
+    char joined[4096];
+    int n = snprintf(joined, sizeof joined, "%.*s%s", (int)flag_len, arg, argv[++*i]);
+    if (n < 0 || (size_t)n >= sizeof joined)
+        return usage_error("value of '%s' is too long", arg);
+    av_push(to, joined);
+    return 0;
+}
+
+static int add_input(options *o, const char *path)
+{
+    input_kind kind = IN_LINK;
+    int rc = classify_input(path, &kind);
+    if (rc != 0)
+        return rc;
+    input_kind *grown = realloc(o->kinds, (o->inputs.n + 1) * sizeof(input_kind));
+    if (!grown)
+        return usage_error("out of memory");
+    o->kinds = grown;
+    o->kinds[o->inputs.n] = kind;
+    av_push(&o->inputs, path);
+    return 0;
+}
+
+/* One command-line word; returns 0, 1 for --help, or the usage status. */
+static int parse_one(options *o, int argc, char **argv, int *i)
+{
+    const char *a = argv[*i];
+    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
+        return 1;
+    if (a[0] != '-' || a[1] == '\0')
+        return add_input(o, a);
+    if (strcmp(a, "-o") == 0) {
+        if (*i + 1 >= argc)
+            return usage_error("'-o' needs a file name");
+        o->output = argv[++*i];
+    } else if (strcmp(a, "-c") == 0) {
+        o->compile_only = true;
+    } else if (strcmp(a, "-v") == 0) {
+        o->verbose = true;
+    } else if (strncmp(a, "-I", 2) == 0 || strncmp(a, "-D", 2) == 0 || strncmp(a, "-U", 2) == 0) {
+        return take_value(argc, argv, i, 2, &o->preproc);
+    } else if (strncmp(a, "-L", 2) == 0 || strncmp(a, "-l", 2) == 0) {
+        return take_value(argc, argv, i, 2, &o->linkopts);
+    } else if (strncmp(a, "-Wl,", 4) == 0) {
+        av_push(&o->linkopts, a);
+    } else if (strncmp(a, "-std=", 5) == 0) {
+        o->c_std = a;
+    } else if (strncmp(a, "-O", 2) == 0 || strncmp(a, "-g", 2) == 0 || strncmp(a, "-W", 2) == 0 ||
+               strncmp(a, "-f", 2) == 0) {
+        av_push(&o->codegen, a);
+    } else {
+        return usage_error("unknown option '%s'", a);
+    }
+    return 0;
+}
+
+static int parse_args(options *o, int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        int rc = parse_one(o, argc, argv, &i);
+        if (rc != 0)
+            return rc;
+    }
+    if (o->inputs.n == 0)
+        return usage_error("no input files");
+    if (!o->output)
+        return usage_error("no output file: add -o FILE");
+    if (o->compile_only && (o->inputs.n != 1 || o->kinds[0] == IN_LINK))
+        return usage_error("-c compiles exactly one .cu or .c file");
+    return 0;
+}
+
+static void options_free(options *o)
+{
+    av_free(&o->preproc);
+    av_free(&o->codegen);
+    av_free(&o->linkopts);
+    av_free(&o->inputs);
+    free(o->kinds);
+}
+
+/* ======================================================================
+ * running the steps
+ * ====================================================================== */
+
+static void print_command(char *const *argv)
+{
+    for (size_t k = 0; argv[k]; k++) {
+        const char *s = argv[k];
+        bool plain = s[0] != '\0' && strpbrk(s, " \t\n'\"\\$`*?()<>&;|") == NULL;
+        if (plain)
+            fputs(s, stderr);
+        else {
+            /* Shell-quoted, so that the line can be pasted into a terminal. */
+            fputc('\'', stderr);
+            for (; *s; s++) {
+                if (*s == '\'')
+                    fputs("'\\''", stderr); /* ' ends the quote, \' is one, ' reopens */
+                else
+                    fputc(*s, stderr);
+            }
+            fputc('\'', stderr);
+        }
+        fputc(argv[k + 1] ? ' ' : '\n', stderr);
+    }
+}
+
+/* Runs argv; returns 0 or the status to exit with, after one line saying
+ * which step failed. */
+static int run_step(const options *o, const argvec *cmd, const char *step)
+{
+    if (cmd->oom) {
+        fprintf(stderr, "slcc: out of memory preparing %s\n", step);
+        return 1;
+    }
+    if (o->verbose)
+        print_command(cmd->v);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        fprintf(stderr, "slcc: cannot start %s: fork: %s\n", step, strerror(errno));
+        return 1;
+    }
+    if (pid == 0) {
+        execvp(cmd->v[0], cmd->v);
+        fprintf(stderr, "slcc: cannot run '%s': %s\n", cmd->v[0], strerror(errno));
+        _exit(127);
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) {
+            fprintf(stderr, "slcc: waiting for %s: %s\n", step, strerror(errno));
+            return 1;
+        }
+    }
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        return 0;
+    if (WIFSIGNALED(status)) {
+        fprintf(stderr, "slcc: %s failed: %s killed by signal %d\n", step, cmd->v[0],
+                WTERMSIG(status));
+        return 128 + WTERMSIG(status);
+    }
+    fprintf(stderr, "slcc: %s failed (%s exited with status %d)\n", step, cmd->v[0],
+            WEXITSTATUS(status));
+    return WEXITSTATUS(status);
+}
+
+/* ======================================================================
+ * the temporary directory
+ * ====================================================================== */
+
+typedef struct workdir {
+    char path[4096];
+    argvec files; /* every file made in it, removed at the end */
+} workdir;
+
+static int workdir_open(workdir *w)
+{
+    const char *tmp = getenv("TMPDIR");
+    if (!tmp || !*tmp)
+        tmp = "/tmp";
+    int n = snprintf(w->path, sizeof w->path, "%s/slcc-XXXXXX", tmp);
+    if (n < 0 || (size_t)n >= sizeof w->path || !mkdtemp(w->path)) {
+        fprintf(stderr, "slcc: cannot create a temporary directory in '%s': %s\n", tmp,
+                strerror(errno));
+        return 1;
+    }
+    return 0;
+}
+
+/* A fresh path in the directory, named after the input: 3-kernel.cu.cpp. */
+static const char *workdir_file(workdir *w, size_t index, const char *input, const char *suffix)
+{
+    const char *base = strrchr(input, '/');
+    base = base ? base + 1 : input;
+    char path[4096 + 512];
+    snprintf(path, sizeof path, "%s/%zu-%.255s%s", w->path, index, base, suffix);
+    av_push(&w->files, path);
+    return w->files.oom ? NULL : w->files.v[w->files.n - 1];
+}
+
+static void workdir_close(workdir *w)
+{
+    for (size_t k = 0; k < w->files.n; k++)
+        unlink(w->files.v[k]); /* some were never made: a failed step */
+    if (w->path[0])
+        rmdir(w->path);
+    av_free(&w->files);
+}
+
+/* ======================================================================
+ * the build
+ * ====================================================================== */
+
+/* The directory part of a path, for -iquote ("." for a bare name). */
+static void dir_of(const char *path, char *dir, size_t cap)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(dir, cap, ".");
+    else if (slash == path)
+        snprintf(dir, cap, "/");
+    else
+        snprintf(dir, cap, "%.*s", (int)(slash - path), path);
+}
+
+/* file.cu -> slrewrite -> C++ -> object. */
+static int compile_cu(const options *o, workdir *w, size_t index, const char *cu, const char *obj)
+{
+    const char *cpp = workdir_file(w, index, cu, ".cpp");
+    if (!cpp)
+        return 1;
+    argvec cmd = {0};
+    av_push(&cmd, SLCC_REWRITER);
+    av_push(&cmd, cu);
+    av_push(&cmd, "-o");
+    av_push(&cmd, cpp);
+    char step[4200];
+    snprintf(step, sizeof step, "rewriting %s", cu);
+    int rc = run_step(o, &cmd, step);
+    av_free(&cmd);
+    if (rc != 0)
+        return rc;
+
+    char dir[4096];
+    dir_of(cu, dir, sizeof dir);
+    av_push(&cmd, SLCC_CXX);
+    av_push(&cmd, "-std=c++17");
+    av_push(&cmd, "-iquote"); /* the .cu's own "includes", now that it lives elsewhere */
+    av_push(&cmd, dir);
+    av_push(&cmd, "-I"); /* before the user's -I: our cuda_runtime.h, not a toolkit's */
+    av_push(&cmd, SLCC_EMU_INCLUDE);
+    av_push_all(&cmd, &o->preproc);
+    av_push_all(&cmd, &o->codegen);
+    av_push(&cmd, "-x");
+    av_push(&cmd, "c++");
+    av_push(&cmd, "-c");
+    av_push(&cmd, cpp);
+    av_push(&cmd, "-o");
+    av_push(&cmd, obj);
+    snprintf(step, sizeof step, "compiling %s", cu);
+    rc = run_step(o, &cmd, step);
+    av_free(&cmd);
+    return rc;
+}
+
+static int compile_c(const options *o, const char *c, const char *obj)
+{
+    argvec cmd = {0};
+    av_push(&cmd, SLCC_CC);
+    av_push(&cmd, o->c_std ? o->c_std : "-std=c11");
+    av_push(&cmd, "-I");
+    av_push(&cmd, SLCC_EMU_INCLUDE);
+    av_push_all(&cmd, &o->preproc);
+    av_push_all(&cmd, &o->codegen);
+    av_push(&cmd, "-c");
+    av_push(&cmd, c);
+    av_push(&cmd, "-o");
+    av_push(&cmd, obj);
+    char step[4200];
+    snprintf(step, sizeof step, "compiling %s", c);
+    int rc = run_step(o, &cmd, step);
+    av_free(&cmd);
+    return rc;
+}
+
+/* The link options that also matter to the linker driver: -g, -f* (e.g.
+ * -fsanitize=address, -fopenmp). */
+static void push_link_codegen(argvec *cmd, const options *o)
+{
+    for (size_t k = 0; k < o->codegen.n; k++) {
+        const char *a = o->codegen.v[k];
+        if (strncmp(a, "-f", 2) == 0 || strncmp(a, "-g", 2) == 0)
+            av_push(cmd, a);
+    }
+}
+
+static int link_program(const options *o, const argvec *objects)
+{
+    argvec cmd = {0};
+    av_push(&cmd, SLCC_CXX);
+    push_link_codegen(&cmd, o);
+    av_push_all(&cmd, objects);
+    av_push_all(&cmd, &o->linkopts);
+    /* After the user's libraries: those may call the CUDA runtime. */
+    av_push(&cmd, SLCC_EMU_LIB);
+    av_push(&cmd, SLCC_BOOST_CONTEXT_LIB);
+    av_push(&cmd, "-lopenblas");
+    av_push(&cmd, "-lpthread");
+    av_push(&cmd, "-o");
+    av_push(&cmd, o->output);
+    int rc = run_step(o, &cmd, "linking");
+    av_free(&cmd);
+    return rc;
+}
+
+/* Compiles every source into the work directory (or, with -c, to -o) and
+ * collects the objects for the link. */
+static int compile_all(const options *o, workdir *w, argvec *objects)
+{
+    for (size_t k = 0; k < o->inputs.n; k++) {
+        const char *in = o->inputs.v[k];
+        if (o->kinds[k] == IN_LINK) {
+            av_push(objects, in);
+            continue;
+        }
+        const char *obj = o->compile_only ? o->output : workdir_file(w, k, in, ".o");
+        if (!obj)
+            return 1;
+        int rc = o->kinds[k] == IN_CU ? compile_cu(o, w, k, in, obj) : compile_c(o, in, obj);
+        if (rc != 0)
+            return rc;
+        av_push(objects, obj);
+    }
+    return 0;
+}
+
+static int build(const options *o)
+{
+    workdir w = {0};
+    int rc = workdir_open(&w);
+    if (rc != 0)
+        return rc;
+    argvec objects = {0};
+    rc = compile_all(o, &w, &objects);
+    if (rc == 0 && !o->compile_only)
+        rc = link_program(o, &objects);
+    av_free(&objects);
+    workdir_close(&w);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    options o = {0};
+    int rc = parse_args(&o, argc, argv);
+    if (rc == 1) {
+        usage(stdout);
+        rc = 0;
+    } else if (rc == 0) {
+        rc = build(&o);
+    }
+    options_free(&o);
+    return rc;
+}

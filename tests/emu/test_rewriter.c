@@ -1,0 +1,450 @@
+/* Tests of the source rewriter (emu/tools/rewrite.c), called directly.
+ *
+ * Expected texts are written by hand from the rewriting rules in
+ * emu/include/simtlab_emu/engine.hpp and the CUDA syntax they replace, not
+ * taken from the rewriter's output.
+ *
+ *   cmake --build build -j2 --target test_rewriter && build/bin/test_rewriter
+ */
+#include "rewrite.h"
+
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PROLOGUE "#define SIMTLAB_EMU_KERNEL_TU 1\n#include <cuda_runtime.h>\n#line 1 \"t.cu\"\n"
+
+/* Rewrites `src` as t.cu, requires success and the prologue, and returns
+ * the rest (static storage: one result at a time). */
+static const char *rewrite(const char *src)
+{
+    static sl_outbuf out;
+    char err[512];
+    int rc = sl_rewrite(src, strlen(src), "t.cu", &out, err, sizeof err);
+    cr_assert_eq(rc, 0, "rewriting failed: %s\nsource:\n%s", err, src);
+    cr_assert_eq(out.data[out.len], '\0');
+    cr_assert_eq(strncmp(out.data, PROLOGUE, strlen(PROLOGUE)), 0, "prologue:\n%s", out.data);
+    return out.data + strlen(PROLOGUE);
+}
+
+/* Rewrites `src`, requires failure with nothing in *out, returns the message. */
+static const char *rewrite_error(const char *src)
+{
+    static char err[512];
+    sl_outbuf out = {0};
+    int rc = sl_rewrite(src, strlen(src), "t.cu", &out, err, sizeof err);
+    cr_assert_eq(rc, -1, "expected an error for:\n%s\ngot:\n%s", src, out.data ? out.data : "");
+    cr_assert_null(out.data);
+    cr_assert_eq(strncmp(err, "t.cu:", 5), 0, "message without the path: %s", err);
+    cr_assert(strstr(err, ": error: ") != NULL, "message: %s", err);
+    return err;
+}
+
+static size_t count_lines(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+#define expect_rewrite(src, expected)                                                              \
+    do {                                                                                           \
+        const char *got_ = rewrite(src);                                                           \
+        cr_assert_str_eq(got_, expected, "\nsource:\n%s\ngot:\n%s\nexpected:\n%s", src, got_,      \
+                         expected);                                                                \
+    } while (0)
+
+#define expect_unchanged(src) expect_rewrite(src, src)
+
+#define expect_error(src, where, words)                                                            \
+    do {                                                                                           \
+        const char *err_ = rewrite_error(src);                                                     \
+        cr_assert_eq(strncmp(err_, where, strlen(where)), 0, "expected %s..., got: %s", where,     \
+                     err_);                                                                        \
+        cr_assert(strstr(err_, words) != NULL, "expected '%s' in: %s", words, err_);               \
+    } while (0)
+
+/* ---- prologue ------------------------------------------------------------ */
+
+Test(rewriter, prologue_defines_the_tu_includes_the_runtime_and_names_the_input)
+{
+    sl_outbuf out = {0};
+    char err[256];
+    const char *path = "dir/my \"odd\\ file.cu";
+    cr_assert_eq(sl_rewrite("int x;\n", 7, path, &out, err, sizeof err), 0, "%s", err);
+    cr_assert_str_eq(out.data, "#define SIMTLAB_EMU_KERNEL_TU 1\n#include <cuda_runtime.h>\n"
+                               "#line 1 \"dir/my \\\"odd\\\\ file.cu\"\nint x;\n");
+    sl_outbuf_free(&out);
+}
+
+Test(rewriter, empty_input_gives_the_prologue_only)
+{
+    cr_assert_str_eq(rewrite(""), "");
+}
+
+/* ---- launches ------------------------------------------------------------ */
+
+Test(rewriter, simple_launch)
+{
+    expect_rewrite("k<<<1, 2>>>(a, b);\n",
+                   "::simtlab_emu::launch(\"k\", __FILE__, __LINE__, k, 1, 2)(a, b);\n");
+}
+
+Test(rewriter, launch_with_shared_bytes_and_stream)
+{
+    expect_rewrite("k<<<g, b, 64>>>(x);\n",
+                   "::simtlab_emu::launch(\"k\", __FILE__, __LINE__, k, g, b, 64)(x);\n");
+    expect_rewrite("k<<<g, b, n * sizeof(float), s>>>(x);\n",
+                   "::simtlab_emu::launch(\"k\", __FILE__, __LINE__, k, g, b, n * sizeof(float), "
+                   "s)(x);\n");
+}
+
+Test(rewriter, launch_without_arguments)
+{
+    expect_rewrite("k<<<1,1>>>();", "::simtlab_emu::launch(\"k\", __FILE__, __LINE__, k, 1,1)();");
+}
+
+Test(rewriter, template_kernel_with_greater_than_inside_parentheses)
+{
+    expect_rewrite("k<float, (N > 2)><<<g, b>>>(p);\n",
+                   "::simtlab_emu::launch(\"k<float, (N > 2)>\", __FILE__, __LINE__, "
+                   "k<float, (N > 2)>, g, b)(p);\n");
+}
+
+Test(rewriter, nested_template_arguments_and_qualified_names)
+{
+    expect_rewrite("ns::k<A<int>, 4><<<1, 32>>>(p);",
+                   "::simtlab_emu::launch(\"ns::k<A<int>, 4>\", __FILE__, __LINE__, "
+                   "ns::k<A<int>, 4>, 1, 32)(p);");
+    expect_rewrite("x = 1; ::k<<<1, 32>>>(p);",
+                   "x = 1; ::simtlab_emu::launch(\"::k\", __FILE__, __LINE__, ::k, 1, 32)(p);");
+}
+
+Test(rewriter, parenthesised_kernel_expression)
+{
+    expect_rewrite(
+        "(*table[v])<<<1, 1>>>(p);",
+        "::simtlab_emu::launch(\"(*table[v])\", __FILE__, __LINE__, (*table[v]), 1, 1)(p);");
+}
+
+Test(rewriter, launch_after_if_starts_at_the_kernel)
+{
+    expect_rewrite("if (ok) k<<<1, 1>>>();",
+                   "if (ok) ::simtlab_emu::launch(\"k\", __FILE__, __LINE__, k, 1, 1)();");
+    expect_rewrite("if (ok) (k)<<<1, 1>>>();",
+                   "if (ok) ::simtlab_emu::launch(\"(k)\", __FILE__, __LINE__, (k), 1, 1)();");
+}
+
+Test(rewriter, configuration_with_nested_calls_templates_and_braces)
+{
+    expect_rewrite(
+        "k<<<f(g(1), 2), dim3(4, 4)>>>(p);",
+        "::simtlab_emu::launch(\"k\", __FILE__, __LINE__, k, f(g(1), 2), dim3(4, 4))(p);");
+    expect_rewrite("k<<<{x, y}, std::min<int>(n, 256)>>>(p);",
+                   "::simtlab_emu::launch(\"k\", __FILE__, __LINE__, k, {x, y}, "
+                   "std::min<int>(n, 256))(p);");
+    /* The last three of a run of '>' close the launch. */
+    expect_rewrite("k<<<1, cast<A<int>>>>>(p);",
+                   "::simtlab_emu::launch(\"k\", __FILE__, __LINE__, k, 1, cast<A<int>>)(p);");
+}
+
+Test(rewriter, launch_over_three_lines_keeps_every_newline_and_the_arguments)
+{
+    const char *src = "void h() {\n"
+                      "  k<<<grid,\n"
+                      "      block>>>(a,\n"
+                      "               b);\n"
+                      "}\n";
+    const char *expected = "void h() {\n"
+                           "  ::simtlab_emu::launch(\"k\", __FILE__, __LINE__, k, grid,\n"
+                           "      block)(a,\n"
+                           "               b);\n"
+                           "}\n";
+    expect_rewrite(src, expected);
+    cr_assert_eq(count_lines(rewrite(src)), count_lines(src));
+}
+
+Test(rewriter, kernel_name_over_two_lines_is_one_line_in_the_string)
+{
+    expect_rewrite(
+        "k<float,\n  4><<<1, 1>>>();",
+        "::simtlab_emu::launch(\"k<float, 4>\", __FILE__, __LINE__, k<float,\n  4>, 1, 1)();");
+}
+
+Test(rewriter, kernel_name_string_escapes_quotes_and_backslashes)
+{
+    expect_rewrite("k<'\"', '\\\\'><<<1, 1>>>();",
+                   "::simtlab_emu::launch(\"k<'\\\"', '\\\\\\\\'>\", __FILE__, __LINE__, "
+                   "k<'\"', '\\\\'>, 1, 1)();");
+}
+
+Test(rewriter, two_launches_on_one_line)
+{
+    expect_rewrite("a<<<1, 1>>>(); b<<<2, 2>>>(x);",
+                   "::simtlab_emu::launch(\"a\", __FILE__, __LINE__, a, 1, 1)(); "
+                   "::simtlab_emu::launch(\"b\", __FILE__, __LINE__, b, 2, 2)(x);");
+}
+
+Test(rewriter, launch_in_comments_strings_and_directives_is_untouched)
+{
+    expect_unchanged("// k<<<1, 1>>>();\n"
+                     "/* k<<<1, 1>>>(); __shared__ int x; */\n"
+                     "const char *s = \"k<<<1, 1>>>()\";\n"
+                     "const char *r = R\"x(k<<<1, 1>>>() )\" __shared__ int y;)x\";\n"
+                     "char c = '<';\n"
+                     "#define LAUNCH(k) k<<<1, 1>>>()\n"
+                     "#define TWO_LINES(k) \\\n"
+                     "    k<<<1, 1>>>()\n"
+                     "// a comment \\\n"
+                     "   continued k<<<1, 1>>>();\n");
+}
+
+Test(rewriter, if_zero_groups_are_skipped_up_to_their_else)
+{
+    expect_rewrite("#if 0\nit's off: k<<<1, 1>>>();\n#ifdef X\n'\n#endif\n  #else\n"
+                   "k<<<2, 2>>>();\n#endif\n",
+                   "#if 0\nit's off: k<<<1, 1>>>();\n#ifdef X\n'\n#endif\n  #else\n"
+                   "::simtlab_emu::launch(\"k\", __FILE__, __LINE__, k, 2, 2)();\n#endif\n");
+    /* Only a literal 0: other conditions are code that may be compiled. */
+    expect_error("#if 00x\n'\n#endif\n", "t.cu:2:1: error:", "missing terminating");
+}
+
+Test(rewriter, shifts_and_nested_template_closers_are_untouched)
+{
+    expect_unchanged("int a = b << 2; a <<= 1; c = a<<b; d = x >> 3; d >>= 1;\n"
+                     "std::vector<std::vector<std::vector<int>>> v;\n"
+                     "std::cout << x << std::endl;\n");
+}
+
+Test(rewriter, digit_separators_are_not_char_literals)
+{
+    expect_rewrite(
+        "int n = 1'000'000; k<<<n, 1>>>();",
+        "int n = 1'000'000; ::simtlab_emu::launch(\"k\", __FILE__, __LINE__, k, n, 1)();");
+}
+
+/* ---- __shared__ at function scope ----------------------------------------- */
+
+#define IN_KERNEL(body) "__global__ void f() {\n" body "\n}\n"
+
+Test(rewriter, shared_scalar)
+{
+    expect_rewrite(IN_KERNEL("  __shared__ int count;"),
+                   IN_KERNEL("  int &count = ::simtlab_emu::shared_var<int>([]{});"));
+}
+
+Test(rewriter, shared_1d_and_2d_arrays)
+{
+    expect_rewrite(IN_KERNEL("  __shared__ float a[256];"),
+                   IN_KERNEL("  float (&a)[256] = ::simtlab_emu::shared_var<float[256]>([]{});"));
+    expect_rewrite(IN_KERNEL("  __shared__ float tile[32][33];"),
+                   IN_KERNEL("  float (&tile)[32][33] = "
+                             "::simtlab_emu::shared_var<float[32][33]>([]{});"));
+}
+
+Test(rewriter, shared_qualifiers_and_template_types_are_part_of_the_type)
+{
+    expect_rewrite(IN_KERNEL("  volatile __shared__ unsigned int v[TILE + 1];"),
+                   IN_KERNEL("  volatile unsigned int (&v)[TILE + 1] = "
+                             "::simtlab_emu::shared_var<volatile unsigned int[TILE + 1]>([]{});"));
+    expect_rewrite(IN_KERNEL("  __shared__ cuda::std::array<int, 4> q, r[2];"),
+                   IN_KERNEL("  cuda::std::array<int, 4> &q = "
+                             "::simtlab_emu::shared_var<cuda::std::array<int, 4>>([]{}); "
+                             "cuda::std::array<int, 4> (&r)[2] = "
+                             "::simtlab_emu::shared_var<cuda::std::array<int, 4>[2]>([]{});"));
+}
+
+Test(rewriter, static_shared_is_plain_shared)
+{
+    expect_rewrite(IN_KERNEL("  static __shared__ T s[N];"),
+                   IN_KERNEL("  T (&s)[N] = ::simtlab_emu::shared_var<T[N]>([]{});"));
+}
+
+Test(rewriter, several_declarators_become_several_declarations_on_one_line)
+{
+    expect_rewrite(IN_KERNEL("  __shared__ float a[4], b[8], *p;"),
+                   IN_KERNEL("  float (&a)[4] = ::simtlab_emu::shared_var<float[4]>([]{}); "
+                             "float (&b)[8] = ::simtlab_emu::shared_var<float[8]>([]{}); "
+                             "float *&p = ::simtlab_emu::shared_var<float *>([]{});"));
+}
+
+Test(rewriter, alignment_is_dropped)
+{
+    expect_rewrite(IN_KERNEL("  __shared__ __align__(16) float a[4];"),
+                   IN_KERNEL("  float (&a)[4] = ::simtlab_emu::shared_var<float[4]>([]{});"));
+    expect_rewrite(IN_KERNEL("  alignas(16) __shared__ float b[4];"),
+                   IN_KERNEL("  float (&b)[4] = ::simtlab_emu::shared_var<float[4]>([]{});"));
+}
+
+Test(rewriter, extern_shared_is_the_dynamic_shared_memory)
+{
+    expect_rewrite(IN_KERNEL("  extern __shared__ float dyn[];"),
+                   IN_KERNEL("  float *const dyn = (float *)::simtlab_emu::dynamic_shared();"));
+    expect_rewrite(IN_KERNEL("  extern __shared__ __align__(16) unsigned char raw[];"),
+                   IN_KERNEL("  unsigned char *const raw = "
+                             "(unsigned char *)::simtlab_emu::dynamic_shared();"));
+    expect_rewrite(IN_KERNEL("  extern __shared__ float rows[][32];"),
+                   IN_KERNEL("  float (*const rows)[32] = "
+                             "(float (*)[32])::simtlab_emu::dynamic_shared();"));
+}
+
+Test(rewriter, shared_declaration_over_two_lines_keeps_the_line_count)
+{
+    const char *src =
+        IN_KERNEL("  __shared__ float a[4],\n                    b[4];\n  a[0] = b[0];");
+    const char *got = rewrite(src);
+    cr_assert_eq(count_lines(got), count_lines(src), "got:\n%s", got);
+    cr_assert(strstr(got, "shared_var<float[4]>([]{}); float (&b)[4] =") != NULL, "got:\n%s", got);
+    cr_assert(strstr(got, "\n\n  a[0] = b[0];") != NULL, "got:\n%s", got);
+}
+
+Test(rewriter, shared_in_a_member_function_is_function_scope)
+{
+    expect_rewrite(
+        "struct S { __device__ void f() { __shared__ int x; } };",
+        "struct S { __device__ void f() { int &x = ::simtlab_emu::shared_var<int>([]{}); } };");
+}
+
+Test(rewriter, shared_type_may_use_decltype)
+{
+    expect_rewrite(IN_KERNEL("  __shared__ decltype(x + 1) acc[8];"),
+                   IN_KERNEL("  decltype(x + 1) (&acc)[8] = "
+                             "::simtlab_emu::shared_var<decltype(x + 1)[8]>([]{});"));
+}
+
+Test(rewriter, shared_in_a_template_kernel_after_a_directive)
+{
+    expect_rewrite("template <class T> __global__ void f() {\n#pragma unroll\n"
+                   "  __shared__ T v[2 * 32];\n}\n",
+                   "template <class T> __global__ void f() {\n#pragma unroll\n"
+                   "  T (&v)[2 * 32] = ::simtlab_emu::shared_var<T[2 * 32]>([]{});\n}\n");
+}
+
+Test(rewriter, crlf_line_endings_pass_through)
+{
+    expect_rewrite("void h() {\r\n  k<<<1,\r\n  2>>>(x);\r\n}\r\n",
+                   "void h() {\r\n  ::simtlab_emu::launch(\"k\", __FILE__, __LINE__, k, 1,\r\n  "
+                   "2)(x);\r\n}\r\n");
+}
+
+Test(rewriter, byte_order_mark_is_dropped)
+{
+    expect_rewrite("\xEF\xBB\xBFint x;\n", "int x;\n");
+}
+
+/* ---- __shared__ at file scope --------------------------------------------- */
+
+Test(rewriter, file_scope_shared_becomes_an_accessor_and_a_define)
+{
+    expect_rewrite("__shared__ int g[4];\n__global__ void f() { g[0] = 1; }\n",
+                   "static inline auto &simtlab_emu_shared_g() { return "
+                   "::simtlab_emu::shared_var<int[4]>([]{}); }\n"
+                   "#define g (simtlab_emu_shared_g())\n"
+                   "#line 1 \"t.cu\"\n"
+                   "\n__global__ void f() { g[0] = 1; }\n");
+}
+
+Test(rewriter, file_scope_define_is_followed_by_the_rest_of_its_line)
+{
+    expect_rewrite("int a;\n__shared__ float s; __device__ int b;\nint c;\n",
+                   "int a;\n"
+                   "static inline auto &simtlab_emu_shared_s() { return "
+                   "::simtlab_emu::shared_var<float>([]{}); }\n"
+                   "#define s (simtlab_emu_shared_s())\n"
+                   "#line 2 \"t.cu\"\n"
+                   " __device__ int b;\nint c;\n");
+}
+
+Test(rewriter, file_scope_extern_shared_and_namespaces)
+{
+    expect_rewrite("namespace lab { extern \"C\" { extern __shared__ float dyn[]; } }\n",
+                   "namespace lab { extern \"C\" { static inline auto simtlab_emu_shared_dyn() { "
+                   "return (float *)::simtlab_emu::dynamic_shared(); }\n"
+                   "#define dyn (simtlab_emu_shared_dyn())\n"
+                   "#line 1 \"t.cu\"\n"
+                   " } }\n");
+}
+
+Test(rewriter, file_scope_declarators_each_get_an_accessor_and_a_define)
+{
+    expect_rewrite("__device__ __shared__ float a[2], b;\n",
+                   "static inline auto &simtlab_emu_shared_a() { return "
+                   "::simtlab_emu::shared_var<float[2]>([]{}); } "
+                   "static inline auto &simtlab_emu_shared_b() { return "
+                   "::simtlab_emu::shared_var<float>([]{}); }\n"
+                   "#define a (simtlab_emu_shared_a())\n"
+                   "#define b (simtlab_emu_shared_b())\n"
+                   "#line 1 \"t.cu\"\n"
+                   "\n");
+}
+
+/* ---- errors ---------------------------------------------------------------- */
+
+Test(rewriter, error_launch_without_closing_chevrons)
+{
+    expect_error("void h() {\n  k<<<1, 1(x);\n}\n", "t.cu:2:4: error:", "'>>>'");
+    expect_error("k<<<1, 1", "t.cu:1:2: error:", "'>>>'");
+}
+
+Test(rewriter, error_launch_without_kernel_or_arguments)
+{
+    expect_error("x = <<<1, 1>>>();", "t.cu:1:5: error:", "kernel name");
+    expect_error("k<<<1, 1>>>;", "t.cu:1:9: error:", "'('");
+    expect_error("k<<<>>>();", "t.cu:1:2: error:", "grid");
+    expect_error("k<<<1, 1>>>(a, b;\n", "t.cu:1:12: error:", "unbalanced");
+}
+
+Test(rewriter, error_unterminated_comment_and_literals)
+{
+    expect_error("int a;\n/* no end\n", "t.cu:2:1: error:", "unterminated");
+    expect_error("const char *s = \"abc;\nint b;\n", "t.cu:1:17: error:", "missing terminating");
+    expect_error("char c = 'a;\n", "t.cu:1:10: error:", "missing terminating");
+    expect_error("auto r = R\"x(abc)\";\n", "t.cu:1:10: error:", "raw string");
+}
+
+Test(rewriter, error_shared_declarations_that_cannot_be_split)
+{
+    expect_error(IN_KERNEL("  __shared__ int x = 0;"), "t.cu:2:3: error:", "initializer");
+    expect_error(IN_KERNEL("  __shared__ float a[];"), "t.cu:2:20: error:", "size");
+    expect_error(IN_KERNEL("  extern __shared__ float d;"), "t.cu:2:27: error:", "unsized array");
+    expect_error(IN_KERNEL("  __shared__ float (*p)[4];"), "t.cu:2:20: error:", "parentheses");
+    expect_error(IN_KERNEL("  __shared__ a;"), "t.cu:2:14: error:", "missing type");
+    expect_error("struct S { __shared__ int m; };", "t.cu:1:12: error:", "class member");
+}
+
+/* ---- a realistic kernel file ------------------------------------------------ */
+
+Test(rewriter, whole_file_keeps_its_line_count_and_passes_other_text_through)
+{
+    const char *src = "#include <cstdio>\n"
+                      "template <int BLOCK>\n"
+                      "__global__ void reduce(const float *in, float *out, int n) {\n"
+                      "    __shared__ float partial[BLOCK];\n"
+                      "    extern __shared__ float spill[];\n"
+                      "    unsigned t = threadIdx.x;\n"
+                      "    partial[t] = t < n ? in[t] : 0.0f;\n"
+                      "    __syncthreads();\n"
+                      "    for (unsigned s = BLOCK / 2; s > 0; s >>= 1) {\n"
+                      "        if (t < s) partial[t] += partial[t + s];\n"
+                      "        __syncthreads();\n"
+                      "    }\n"
+                      "    if (t == 0) *out = partial[0] + spill[0] * 0;\n"
+                      "}\n"
+                      "extern \"C\" void run(const float *in, float *out, int n) {\n"
+                      "    reduce<256><<<1, 256,\n"
+                      "                  sizeof(float)>>>(in, out, n);\n"
+                      "}\n";
+    const char *got = rewrite(src);
+    cr_assert_eq(count_lines(got), count_lines(src), "got:\n%s", got);
+    cr_assert(strstr(got, "    for (unsigned s = BLOCK / 2; s > 0; s >>= 1) {\n") != NULL);
+    cr_assert(strstr(got,
+                     "    ::simtlab_emu::launch(\"reduce<256>\", __FILE__, __LINE__, reduce<256>, "
+                     "1, 256,\n                  sizeof(float))(in, out, n);\n") != NULL,
+              "got:\n%s", got);
+    cr_assert(
+        strstr(got, "float (&partial)[BLOCK] = ::simtlab_emu::shared_var<float[BLOCK]>([]{});") !=
+        NULL);
+    cr_assert(strstr(got, "float *const spill = (float *)::simtlab_emu::dynamic_shared();") !=
+              NULL);
+}

@@ -1,0 +1,312 @@
+/* Tests of the emulator's command-line tools: slcc builds the sample
+ * programs in tests/emu/slcc_inputs/, which then run on the CPU emulator;
+ * slrewrite's exit status and files. Every tool runs by fork + exec, as a
+ * student would run it.
+ *
+ *   cmake --build build -j2 --target test_slcc && build/bin/test_slcc
+ */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define INPUTS SIMTLAB_SOURCE_DIR "/tests/emu/slcc_inputs/"
+
+typedef struct run_result {
+    int status; /* exit status, or 128 + signal */
+    char out[8192];
+    char err[8192];
+} run_result;
+
+/* A fresh scratch directory for this test (Criterion runs each test in its
+ * own process, so one static buffer per process is enough). */
+static const char *scratch(void)
+{
+    static char dir[256];
+    if (!dir[0]) {
+        snprintf(dir, sizeof dir, "/tmp/test_slcc-XXXXXX");
+        cr_assert_not_null(mkdtemp(dir), "mkdtemp: %s", strerror(errno));
+    }
+    return dir;
+}
+
+/* Removes the scratch directory: files, and the (empty) tmp directory. */
+static void remove_scratch(void)
+{
+    const char *dir = scratch();
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    char path[768];
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (unlink(path) != 0)
+            rmdir(path);
+    }
+    closedir(d);
+    rmdir(dir);
+}
+
+TestSuite(slcc, .fini = remove_scratch);
+TestSuite(slrewrite, .fini = remove_scratch);
+
+static const char *scratch_path(const char *name)
+{
+    static char paths[4][512];
+    static int next;
+    char *p = paths[next++ % 4];
+    snprintf(p, sizeof paths[0], "%s/%s", scratch(), name);
+    return p;
+}
+
+static void slurp(const char *path, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return;
+    size_t n = fread(buf, 1, cap - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+}
+
+/* Runs argv[0] with stdout and stderr captured; TMPDIR=tmpdir when given. */
+static void run(char *const argv[], const char *tmpdir, run_result *res)
+{
+    char out_path[512], err_path[512];
+    snprintf(out_path, sizeof out_path, "%s/.stdout", scratch());
+    snprintf(err_path, sizeof err_path, "%s/.stderr", scratch());
+    fflush(NULL);
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0, "fork: %s", strerror(errno));
+    if (pid == 0) {
+        int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (out < 0 || err < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
+            _exit(126);
+        if (tmpdir)
+            setenv("TMPDIR", tmpdir, 1);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    int status;
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    res->status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    slurp(out_path, res->out, sizeof res->out);
+    slurp(err_path, res->err, sizeof res->err);
+}
+
+static void require_runtime(void)
+{
+    if (access(SLCC_EMU_LIB, R_OK) != 0)
+        cr_skip_test("the emulator runtime %s is not built yet, so slcc cannot link", SLCC_EMU_LIB);
+}
+
+static bool dir_is_empty(const char *path)
+{
+    DIR *d = opendir(path);
+    cr_assert_not_null(d, "opendir %s: %s", path, strerror(errno));
+    struct dirent *e;
+    bool empty = true;
+    while ((e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+            empty = false;
+    closedir(d);
+    return empty;
+}
+
+/* Builds with slcc (args after the program name, NULL-terminated) and
+ * requires success and a clean temporary directory. */
+static void slcc_ok(char *const args[])
+{
+    char *argv[32] = {SLCC_PATH};
+    size_t n = 1;
+    for (; args[n - 1] && n < 31; n++)
+        argv[n] = args[n - 1];
+    argv[n] = NULL;
+    const char *tmp = scratch_path("tmp");
+    cr_assert(mkdir(tmp, 0700) == 0 || errno == EEXIST);
+    run_result r;
+    run(argv, tmp, &r);
+    cr_assert_eq(r.status, 0, "slcc failed (%d):\n%s", r.status, r.err);
+    cr_assert(dir_is_empty(tmp), "slcc left files in its temporary directory");
+}
+
+static void expect_program_output(const char *prog, const char *expected)
+{
+    run_result r;
+    char *argv[] = {(char *)prog, NULL};
+    run(argv, NULL, &r);
+    cr_assert_eq(r.status, 0, "%s exited with %d:\nstdout: %s\nstderr: %s", prog, r.status, r.out,
+                 r.err);
+    cr_assert_str_eq(r.out, expected);
+}
+
+/* ---- building and running -------------------------------------------------- */
+
+Test(slcc, builds_and_runs_hello)
+{
+    require_runtime();
+    const char *prog = scratch_path("hello");
+    slcc_ok((char *[]){INPUTS "hello.cu", "-o", (char *)prog, NULL});
+    /* 2 blocks of 4 threads, each writing its threadIdx.x (hello_config.h). */
+    expect_program_output(prog, "hello: 0 1 2 3 0 1 2 3\n");
+}
+
+Test(slcc, passes_defines_and_optimisation_through)
+{
+    require_runtime();
+    const char *prog = scratch_path("hello3");
+    slcc_ok((char *[]){"-O2", "-DBLOCKS=3", "-Wall", INPUTS "hello.cu", "-o", (char *)prog, NULL});
+    expect_program_output(prog, "hello: 0 1 2 3 0 1 2 3 0 1 2 3\n");
+}
+
+Test(slcc, links_a_cu_file_with_a_c_file)
+{
+    require_runtime();
+    const char *prog = scratch_path("reverse");
+    slcc_ok((char *[]){INPUTS "scale_kernel.cu", INPUTS "scale_main.c", "-o", (char *)prog, NULL});
+    expect_program_output(prog, "reversed: 17 16 15 14 13 12 11 10 (error 0)\n");
+}
+
+Test(slcc, compiles_with_c_then_links_the_object)
+{
+    require_runtime();
+    const char *obj = scratch_path("hello.o");
+    slcc_ok((char *[]){"-c", INPUTS "hello.cu", "-o", (char *)obj, NULL});
+    cr_assert_eq(access(obj, R_OK), 0, "-c made no object");
+    const char *prog = scratch_path("hello_linked");
+    slcc_ok((char *[]){(char *)obj, "-o", (char *)prog, NULL});
+    expect_program_output(prog, "hello: 0 1 2 3 0 1 2 3\n");
+}
+
+Test(slcc, runs_every_rewritten_form)
+{
+    require_runtime();
+    const char *prog = scratch_path("every_form");
+    slcc_ok((char *[]){"-Wall", INPUTS "every_form.cu", "-o", (char *)prog, NULL});
+    /* in[i] = i in a 4x4 block: out[y][x] = in[x][y]; total 0 + ... + 15 =
+     * 120; each row counts its four threads. */
+    expect_program_output(prog, "transposed: 0 4 8 12 1 5 9 13 2 6 10 14 3 7 11 15\n"
+                                "total: 120\n"
+                                "row counts: 4 4 4 4\n");
+}
+
+Test(slcc, launch_errors_name_the_original_file_and_line)
+{
+    require_runtime();
+    const char *prog = scratch_path("launch_error");
+    slcc_ok((char *[]){INPUTS "launch_error.cu", "-o", (char *)prog, NULL});
+    run_result r;
+    run((char *[]){(char *)prog, NULL}, NULL, &r);
+    cr_assert_eq(r.status, 0, "stderr:\n%s", r.err);
+    cr_assert_str_eq(r.out, "cudaErrorInvalidConfiguration\n");
+    /* The launch is on line 7 of the .cu, not of the rewritten file. */
+    cr_assert(strstr(r.err, "launch_error.cu:7") != NULL, "stderr:\n%s", r.err);
+}
+
+/* ---- failures ---------------------------------------------------------------- */
+
+Test(slcc, rewrite_error_names_the_file_line_and_step)
+{
+    run_result r;
+    run((char *[]){SLCC_PATH, INPUTS "bad_launch.cu", "-o", (char *)scratch_path("x"), NULL}, NULL,
+        &r);
+    cr_assert_eq(r.status, 1, "status %d, stderr:\n%s", r.status, r.err);
+    cr_assert(strstr(r.err, "bad_launch.cu:5:6: error:") != NULL, "stderr:\n%s", r.err);
+    cr_assert(strstr(r.err, "slcc: rewriting") != NULL, "stderr:\n%s", r.err);
+}
+
+Test(slcc, compiler_errors_point_at_the_original_file)
+{
+    run_result r;
+    run((char *[]){SLCC_PATH, INPUTS "compile_error.cu", "-o", (char *)scratch_path("x"), NULL},
+        NULL, &r);
+    cr_assert_neq(r.status, 0);
+    cr_assert(strstr(r.err, "compile_error.cu:3:") != NULL, "stderr:\n%s", r.err);
+    cr_assert(strstr(r.err, "slcc: compiling") != NULL, "stderr:\n%s", r.err);
+}
+
+Test(slcc, usage_errors_exit_with_status_2)
+{
+    run_result r;
+    run((char *[]){SLCC_PATH, NULL}, NULL, &r);
+    cr_assert_eq(r.status, 2);
+    cr_assert(strstr(r.err, "usage: slcc") != NULL, "stderr:\n%s", r.err);
+
+    run((char *[]){SLCC_PATH, INPUTS "hello.cu", NULL}, NULL, &r);
+    cr_assert_eq(r.status, 2);
+    cr_assert(strstr(r.err, "-o") != NULL, "stderr:\n%s", r.err);
+
+    run((char *[]){SLCC_PATH, INPUTS "hello_config.h", "-o", "x", NULL}, NULL, &r);
+    cr_assert_eq(r.status, 2);
+    cr_assert(strstr(r.err, "unknown file type") != NULL, "stderr:\n%s", r.err);
+
+    run((char *[]){SLCC_PATH, INPUTS "no_such_file.cu", "-o", "x", NULL}, NULL, &r);
+    cr_assert_eq(r.status, 2);
+    cr_assert(strstr(r.err, "no_such_file.cu") != NULL, "stderr:\n%s", r.err);
+
+    run((char *[]){SLCC_PATH, "--frobnicate", INPUTS "hello.cu", "-o", "x", NULL}, NULL, &r);
+    cr_assert_eq(r.status, 2);
+}
+
+Test(slcc, help_explains_itself)
+{
+    run_result r;
+    run((char *[]){SLCC_PATH, "--help", NULL}, NULL, &r);
+    cr_assert_eq(r.status, 0);
+    cr_assert(strstr(r.out, "usage: slcc") != NULL && strstr(r.out, "emulator") != NULL,
+              "stdout:\n%s", r.out);
+}
+
+/* ---- slrewrite as a program ----------------------------------------------------- */
+
+Test(slrewrite, writes_the_prologue_and_the_line_directive)
+{
+    const char *out = scratch_path("hello.cpp");
+    run_result r;
+    run((char *[]){SLREWRITE_PATH, INPUTS "hello.cu", "-o", (char *)out, NULL}, NULL, &r);
+    cr_assert_eq(r.status, 0, "stderr:\n%s", r.err);
+    char text[8192];
+    slurp(out, text, sizeof text);
+    const char *prologue = "#define SIMTLAB_EMU_KERNEL_TU 1\n#include <cuda_runtime.h>\n"
+                           "#line 1 \"" INPUTS "hello.cu\"\n/* slcc's smoke test";
+    cr_assert_eq(strncmp(text, prologue, strlen(prologue)), 0, "output:\n%s", text);
+}
+
+Test(slrewrite, creates_the_output_directory)
+{
+    /* The build writes build/emu_gen/kernels/x.cu.cpp before anything made
+     * build/emu_gen/kernels. */
+    const char *dir = scratch_path("gen");
+    const char *out = scratch_path("gen/kernels/hello.cu.cpp");
+    run_result r;
+    run((char *[]){SLREWRITE_PATH, INPUTS "hello.cu", "-o", (char *)out, NULL}, NULL, &r);
+    cr_assert_eq(r.status, 0, "stderr:\n%s", r.err);
+    cr_assert_eq(access(out, R_OK), 0);
+    unlink(out);
+    rmdir(scratch_path("gen/kernels"));
+    rmdir(dir);
+}
+
+Test(slrewrite, error_exits_1_and_writes_no_output)
+{
+    const char *out = scratch_path("bad.cpp");
+    run_result r;
+    run((char *[]){SLREWRITE_PATH, INPUTS "bad_launch.cu", "-o", (char *)out, NULL}, NULL, &r);
+    cr_assert_eq(r.status, 1);
+    cr_assert(strstr(r.err, INPUTS "bad_launch.cu:5:6: error:") != NULL, "stderr:\n%s", r.err);
+    cr_assert_neq(access(out, F_OK), 0, "a failed rewrite left %s", out);
+
+    run((char *[]){SLREWRITE_PATH, INPUTS "hello.cu", NULL}, NULL, &r);
+    cr_assert_eq(r.status, 2);
+}

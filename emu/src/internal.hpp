@@ -54,6 +54,11 @@ void set_diagnostic(const char *text);
  * default 8.0; the name says it is the emulator). */
 const cudaDeviceProp &device_props();
 
+/* cudaSuccess if `stream` is 0 (the legacy default stream) or a live handle
+ * from cudaStreamCreate*; else cudaErrorInvalidResourceHandle with a
+ * diagnostic naming `api` ("kernel launch"). Does not record the error. */
+cudaError_t validate_stream(cudaStream_t stream, const char *api);
+
 /* ---- provided by the engine -------------------------------------------- */
 
 /* Installs the process's SIGSEGV/SIGBUS handler once (idempotent). The
@@ -70,6 +75,12 @@ void engine_synchronize();
 /* Static shared memory a kernel used in its last launch, for
  * cudaFuncGetAttributes (0 if never launched). */
 std::size_t kernel_static_shared_bytes(const void *kernel_addr);
+
+/* cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+ * bytes): later launches of the kernel may ask for up to `bytes` of dynamic
+ * shared memory, and static + dynamic may reach sharedMemPerBlockOptin.
+ * Returns cudaErrorInvalidValue when bytes is negative or too large. */
+cudaError_t engine_set_max_dynamic_shared(const void *kernel_addr, int bytes);
 
 } /* namespace simtlab_emu */
 

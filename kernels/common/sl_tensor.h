@@ -31,8 +31,10 @@
  * row L/4, elements 2(L%4) and 2(L%4)+1 of matrix j — exactly an A or B
  * fragment register. _trans gives the same positions of the transposed matrix.
  *
- * Build and check: nvcc -arch=sm_80 -c tests/cuda/tensor_ptx_check.cu (and
- * sm_90); emulator tests: build the target test_emu_tensor and run it.
+ * Check the PTX: nvcc -arch=sm_80 -I kernels -c tests/cuda/tensor_ptx_check.cu
+ * (and -arch=sm_90). Emulator tests: cmake --build build --target
+ * test_emu_tensor && build/bin/test_emu_tensor. Kernels that use WMMA include
+ * <mma.h> themselves (the toolkit's under nvcc, emu/include's otherwise).
  */
 #ifndef SL_TENSOR_H
 #define SL_TENSOR_H
@@ -41,7 +43,7 @@
 #include <mma.h> /* the emulator's: declares simtlab_emu::mma_m16n8k16_f32 etc. */
 /* Under the emulator every function takes one more, defaulted, parameter:
  * the caller's file and line, so a diagnostic names the student's call. */
-#define SL_TENSOR_CALLER_ONLY ::simtlab_emu::here sl_caller = SIMTLAB_EMU_CALLER
+#define SL_TENSOR_CALLER_ONLY ::simtlab_emu::here sl_caller = SIMTLAB_EMU_TENSOR_CALLER
 #define SL_TENSOR_CALLER , SL_TENSOR_CALLER_ONLY
 #else
 #define SL_TENSOR_CALLER_ONLY

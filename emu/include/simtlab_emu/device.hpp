@@ -1,0 +1,89 @@
+/* simtlab CPU emulator — the device side of CUDA C++ as a kernel sees it.
+ *
+ * Included by <cuda_runtime.h> in C++. This file has the qualifiers, the
+ * built-in variables and block barriers; the rest is split by topic:
+ *
+ *   launch.hpp         k<<<grid, block, shmem, stream>>>(args) after slrewrite
+ *   device_warp.hpp    __syncwarp, shuffles, votes, match, reduce
+ *   device_atomic.hpp  atomics, fences, clock64, __nanosleep
+ *   device_math.hpp    float/integer intrinsics, min/max, conversions
+ *
+ * Each CUDA thread is a fiber run by the engine (emu/src/engine*.cpp); the
+ * built-ins read the engine's per-OS-thread copies of the indices, which
+ * the engine sets before it runs or resumes a CUDA thread.
+ */
+#ifndef SIMTLAB_EMU_DEVICE_HPP
+#define SIMTLAB_EMU_DEVICE_HPP
+
+/* What nvcc makes visible without an include (see cuda_runtime.h). <memory>
+ * comes before the qualifier macros because libstdc++ spells an attribute
+ * __noinline__ (shared_ptr_base.h), which the macro below would break. */
+#include <climits>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <math.h>
+#include <memory>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <simtlab_emu/engine.hpp>
+
+/* ---- qualifiers ----------------------------------------------------------
+ * Every function is a host function in the emulator, so the space qualifiers
+ * vanish. __device__ and __constant__ variables become ordinary globals:
+ * host code reaches them through cudaMemcpyToSymbol on a GPU and directly
+ * here. __managed__ memory is not emulated beyond that: a __managed__
+ * variable is a plain global, visible to host and kernels alike, which is
+ * what managed memory promises, without page migration. */
+#define __global__
+#define __device__
+#define __host__
+#define __constant__
+#define __managed__
+#define __grid_constant__
+/* Plain `inline`, not always_inline: a student stepping through a kernel in
+ * gdb wants to see the helper's own frame. */
+#define __forceinline__ inline
+#define __noinline__ __attribute__((noinline))
+#define __launch_bounds__(...)
+#define __align__(n) __attribute__((aligned(n)))
+/* __restrict__ is a GCC keyword already. */
+
+/* ---- built-in variables ----------------------------------------------------
+ * Const views, so that `threadIdx.x = 0` fails to compile as with nvcc. */
+#define threadIdx (static_cast<const uint3 &>(::simtlab_emu::thread_idx))
+#define blockIdx (static_cast<const uint3 &>(::simtlab_emu::block_idx))
+#define blockDim (static_cast<const uint3 &>(::simtlab_emu::block_dim))
+#define gridDim (static_cast<const uint3 &>(::simtlab_emu::grid_dim))
+/* A variable, not a macro: host code reads cudaDeviceProp::warpSize in the
+ * same files. Unlike nvcc's it is a constant expression; do not rely on that. */
+static const int warpSize = 32;
+
+/* ---- block barriers -------------------------------------------------------
+ * simtlab_emu::sync_block (engine.hpp) waits for every thread of the block
+ * and returns the combination of the predicates that the mode asks for. */
+#define SIMTLAB_EMU_SYNC_PLAIN 0
+#define SIMTLAB_EMU_SYNC_COUNT 1
+#define SIMTLAB_EMU_SYNC_AND 2
+#define SIMTLAB_EMU_SYNC_OR 3
+/* Macros rather than functions so that a diagnosed barrier names the line
+ * of the kernel where it stands. */
+#define __syncthreads() ((void)::simtlab_emu::sync_block(SIMTLAB_EMU_SYNC_PLAIN, 1, SIMTLAB_EMU_HERE))
+#define __syncthreads_count(p) \
+    (::simtlab_emu::sync_block(SIMTLAB_EMU_SYNC_COUNT, (p) != 0, SIMTLAB_EMU_HERE))
+#define __syncthreads_and(p) \
+    (::simtlab_emu::sync_block(SIMTLAB_EMU_SYNC_AND, (p) != 0, SIMTLAB_EMU_HERE))
+#define __syncthreads_or(p) \
+    (::simtlab_emu::sync_block(SIMTLAB_EMU_SYNC_OR, (p) != 0, SIMTLAB_EMU_HERE))
+
+#include <simtlab_emu/launch.hpp>
+#include <simtlab_emu/device_warp.hpp>
+#include <simtlab_emu/device_atomic.hpp>
+#include <simtlab_emu/device_math.hpp>
+
+#endif

@@ -1,0 +1,180 @@
+/* simtlab CPU emulator — atomics, memory fences and clocks.
+ *
+ * The engine may run the threads of a grid on several OS threads, so every
+ * atomic is a real CPU atomic (GCC __atomic builtins, sequentially
+ * consistent: stronger than CUDA's relaxed atomics, never weaker). What
+ * the hardware has no single instruction for (float add on old GPUs, min,
+ * max, inc, dec) is a compare-and-swap loop, which is also how CUDA's own
+ * documentation builds atomics it lacks.
+ *
+ * Signatures and return values (always the old value) follow the CUDA
+ * Programming Guide, "Atomic Functions". The _block and _system variants
+ * differ from the plain ones only in the scope they make atomic, and every
+ * emulated atomic is atomic in the whole process, so they are aliases.
+ */
+#ifndef SIMTLAB_EMU_DEVICE_ATOMIC_HPP
+#define SIMTLAB_EMU_DEVICE_ATOMIC_HPP
+
+#include <chrono>
+#include <cstdint>
+#include <ctime>
+
+namespace simtlab_emu {
+namespace atomic {
+
+constexpr int order = __ATOMIC_SEQ_CST;
+
+/* *address = update(old), retried until no other thread wrote in between;
+ * returns old. Works for any trivially copyable T of a size the CPU can
+ * compare-and-swap (the generic __atomic builtins compare the bytes, so a
+ * float NaN does not spin forever). */
+template <class T, class F>
+inline T update(T *address, F update_fn)
+{
+    T old;
+    __atomic_load(address, &old, order);
+    T desired = update_fn(old);
+    while (!__atomic_compare_exchange(address, &old, &desired, false, order, order))
+        desired = update_fn(old);
+    return old;
+}
+
+} /* namespace atomic */
+} /* namespace simtlab_emu */
+
+/* ---- add, sub, exchange ---------------------------------------------------- */
+inline int atomicAdd(int *address, int val) { return __atomic_fetch_add(address, val, __ATOMIC_SEQ_CST); }
+inline unsigned atomicAdd(unsigned *address, unsigned val) { return __atomic_fetch_add(address, val, __ATOMIC_SEQ_CST); }
+inline unsigned long long atomicAdd(unsigned long long *address, unsigned long long val)
+{
+    return __atomic_fetch_add(address, val, __ATOMIC_SEQ_CST);
+}
+inline float atomicAdd(float *address, float val)
+{
+    return ::simtlab_emu::atomic::update(address, [val](float old) { return old + val; });
+}
+inline double atomicAdd(double *address, double val)
+{
+    return ::simtlab_emu::atomic::update(address, [val](double old) { return old + val; });
+}
+
+inline int atomicSub(int *address, int val) { return __atomic_fetch_sub(address, val, __ATOMIC_SEQ_CST); }
+inline unsigned atomicSub(unsigned *address, unsigned val) { return __atomic_fetch_sub(address, val, __ATOMIC_SEQ_CST); }
+
+inline int atomicExch(int *address, int val) { return __atomic_exchange_n(address, val, __ATOMIC_SEQ_CST); }
+inline unsigned atomicExch(unsigned *address, unsigned val) { return __atomic_exchange_n(address, val, __ATOMIC_SEQ_CST); }
+inline unsigned long long atomicExch(unsigned long long *address, unsigned long long val)
+{
+    return __atomic_exchange_n(address, val, __ATOMIC_SEQ_CST);
+}
+inline float atomicExch(float *address, float val)
+{
+    float old;
+    __atomic_exchange(address, &val, &old, __ATOMIC_SEQ_CST);
+    return old;
+}
+
+/* ---- min, max ------------------------------------------------------------- */
+#define SIMTLAB_EMU_ATOMIC_MINMAX(type)                                                              \
+    inline type atomicMin(type *address, type val)                                                  \
+    {                                                                                                \
+        return ::simtlab_emu::atomic::update(address, [val](type old) { return val < old ? val : old; }); \
+    }                                                                                                \
+    inline type atomicMax(type *address, type val)                                                  \
+    {                                                                                                \
+        return ::simtlab_emu::atomic::update(address, [val](type old) { return old < val ? val : old; }); \
+    }
+SIMTLAB_EMU_ATOMIC_MINMAX(int)
+SIMTLAB_EMU_ATOMIC_MINMAX(unsigned)
+SIMTLAB_EMU_ATOMIC_MINMAX(long long)
+SIMTLAB_EMU_ATOMIC_MINMAX(unsigned long long)
+#undef SIMTLAB_EMU_ATOMIC_MINMAX
+
+/* ---- inc, dec: counters that wrap at val ------------------------------------ */
+/* ((old >= val) ? 0 : old + 1), by the Programming Guide. */
+inline unsigned atomicInc(unsigned *address, unsigned val)
+{
+    return ::simtlab_emu::atomic::update(address, [val](unsigned old) { return old >= val ? 0u : old + 1u; });
+}
+/* (((old == 0) || (old > val)) ? val : old - 1), by the Programming Guide. */
+inline unsigned atomicDec(unsigned *address, unsigned val)
+{
+    return ::simtlab_emu::atomic::update(address,
+                                         [val](unsigned old) { return (old == 0 || old > val) ? val : old - 1u; });
+}
+
+/* ---- compare and swap: *address = (old == compare) ? val : old ------------- */
+#define SIMTLAB_EMU_ATOMIC_CAS(type)                                                                 \
+    inline type atomicCAS(type *address, type compare, type val)                                    \
+    {                                                                                                \
+        /* On failure the builtin stores the value it found into `compare`. */                       \
+        __atomic_compare_exchange_n(address, &compare, val, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
+        return compare;                                                                              \
+    }
+SIMTLAB_EMU_ATOMIC_CAS(int)
+SIMTLAB_EMU_ATOMIC_CAS(unsigned)
+SIMTLAB_EMU_ATOMIC_CAS(unsigned long long)
+SIMTLAB_EMU_ATOMIC_CAS(unsigned short)
+#undef SIMTLAB_EMU_ATOMIC_CAS
+
+/* ---- bitwise ---------------------------------------------------------------- */
+#define SIMTLAB_EMU_ATOMIC_BITS(type)                                                                \
+    inline type atomicAnd(type *address, type val) { return __atomic_fetch_and(address, val, __ATOMIC_SEQ_CST); } \
+    inline type atomicOr(type *address, type val) { return __atomic_fetch_or(address, val, __ATOMIC_SEQ_CST); }   \
+    inline type atomicXor(type *address, type val) { return __atomic_fetch_xor(address, val, __ATOMIC_SEQ_CST); }
+SIMTLAB_EMU_ATOMIC_BITS(int)
+SIMTLAB_EMU_ATOMIC_BITS(unsigned)
+SIMTLAB_EMU_ATOMIC_BITS(unsigned long long)
+#undef SIMTLAB_EMU_ATOMIC_BITS
+
+/* ---- scoped variants: the same operation (see the header comment) ------------ */
+#define SIMTLAB_EMU_ATOMIC_SCOPED(name)                                                              \
+    template <class... A>                                                                            \
+    inline auto name##_block(A... args)->decltype(name(args...)) { return name(args...); }           \
+    template <class... A>                                                                            \
+    inline auto name##_system(A... args)->decltype(name(args...)) { return name(args...); }
+SIMTLAB_EMU_ATOMIC_SCOPED(atomicAdd)
+SIMTLAB_EMU_ATOMIC_SCOPED(atomicSub)
+SIMTLAB_EMU_ATOMIC_SCOPED(atomicExch)
+SIMTLAB_EMU_ATOMIC_SCOPED(atomicMin)
+SIMTLAB_EMU_ATOMIC_SCOPED(atomicMax)
+SIMTLAB_EMU_ATOMIC_SCOPED(atomicInc)
+SIMTLAB_EMU_ATOMIC_SCOPED(atomicDec)
+SIMTLAB_EMU_ATOMIC_SCOPED(atomicCAS)
+SIMTLAB_EMU_ATOMIC_SCOPED(atomicAnd)
+SIMTLAB_EMU_ATOMIC_SCOPED(atomicOr)
+SIMTLAB_EMU_ATOMIC_SCOPED(atomicXor)
+#undef SIMTLAB_EMU_ATOMIC_SCOPED
+
+/* ---- fences ---------------------------------------------------------------------
+ * One full CPU fence serves all three scopes: it orders this thread's
+ * accesses for every observer, which is what the widest (system) promises. */
+inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+inline void __threadfence_block() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+inline void __threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+
+/* ---- clocks -------------------------------------------------------------------------
+ * clock64() counts nanoseconds of a monotonic clock shared by all CPU cores
+ * (std::chrono::steady_clock), so values from different threads compare,
+ * as SM clocks of one GPU roughly do; differences are ns, not GPU cycles.
+ * clock() is left to be the C library's (it has the same signature, so it
+ * cannot be overloaded): the process's CPU time in CLOCKS_PER_SEC units,
+ * also monotonic, good enough for "how long did this loop take". */
+inline long long int clock64()
+{
+    return static_cast<long long>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+            .count());
+}
+
+/* Suspends the OS worker for about `ns` nanoseconds (CUDA: "approximately",
+ * at most one millisecond). */
+inline void __nanosleep(unsigned ns)
+{
+    if (ns > 1000000u)
+        ns = 1000000u;
+    struct timespec t = {0, static_cast<long>(ns)};
+    nanosleep(&t, nullptr);
+}
+
+#endif

@@ -1,0 +1,512 @@
+/* simtlab CPU emulator — running one block: fiber stacks, the runner loop
+ * (lazy forking, see engine_internal.hpp), the scheduler that picks what runs
+ * when a thread waits, __syncthreads and its variants, and failing a launch
+ * from device code. */
+#include "engine_internal.hpp"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+
+namespace simtlab_emu {
+
+__thread uint3 thread_idx;
+__thread uint3 block_idx;
+__thread uint3 block_dim;
+__thread uint3 grid_dim;
+
+namespace engine {
+
+__thread worker *tls_worker;
+
+/* ---- stacks -------------------------------------------------------------- */
+
+static std::size_t page_bytes()
+{
+    static const std::size_t bytes = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    return bytes;
+}
+
+fiber_stack *stack_get(stack_pool &pool)
+{
+    if (pool.free_list) {
+        fiber_stack *s = pool.free_list;
+        pool.free_list = s->next;
+        return s;
+    }
+    /* MAP_NORESERVE: only the pages a thread touches cost memory, so 1024
+     * stacks of 64 KiB are cheap unless the kernel really uses them. */
+    const std::size_t page = page_bytes();
+    const std::size_t total = pool.stack_bytes + page;
+    void *map = mmap(nullptr, total, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (map == MAP_FAILED)
+        return nullptr;
+    char *guard = static_cast<char *>(map);
+    if (mprotect(guard, page, PROT_NONE) != 0) {
+        munmap(map, total);
+        return nullptr;
+    }
+    /* The descriptor lives in the stack's own top bytes: no allocation. */
+    char *top = guard + total;
+    auto *s = reinterpret_cast<fiber_stack *>(top - sizeof(fiber_stack));
+    s->guard = guard;
+    s->base = guard + page;
+    /* Stagger where each stack's top sits within its page: with every top at
+     * the same page offset, the hot frames of hundreds of parked threads all
+     * map to the same few L1 cache sets and evict one another. */
+    const std::size_t colour = (pool.made % 16) * 256 + (pool.made / 16 % 4) * 64;
+    s->bytes = pool.stack_bytes - 64 - colour; /* keeps the descriptor out of reach */
+    s->next = nullptr;
+    pool.made++;
+    return s;
+}
+
+void stack_put(stack_pool &pool, fiber_stack *stack)
+{
+    stack->next = pool.free_list;
+    pool.free_list = stack;
+}
+
+/* ---- switching (save_origin, prepare_wait: engine_internal.hpp) -------- */
+
+static void runner_entry(fctx::transfer_t t);
+
+static fctx::fcontext_t fresh_runner(worker *w)
+{
+    fiber_stack *s = stack_get(w->stacks);
+    if (!s) {
+        char text[256];
+        std::snprintf(text, sizeof text,
+                      "could not map a %zu-byte fiber stack for thread %u of the block "
+                      "(%u stacks in use): the host is out of memory or mappings",
+                      w->stacks.stack_bytes, w->blk->next_start, w->stacks.made);
+        fail_block(w, cudaErrorLaunchOutOfResources, text);
+        return w->sched_ctx;
+    }
+    w->blk->loop_owner = s;
+    w->starting_stack = s;
+    return fctx::make_fcontext(s->base + s->bytes, s->bytes, runner_entry);
+}
+
+/* Releases the barrier every live thread waits at, or diagnoses threads
+ * that wait at different barriers. Returns false when the block failed. */
+static bool release_barrier(worker *w);
+
+__attribute__((noinline, cold)) static void fail_deadlock(worker *w)
+{
+    char text[message_capacity];
+    int len = std::snprintf(text, sizeof text,
+                            "deadlock: every live thread of the block waits and no wait can "
+                            "complete: ");
+    describe_waiters(w, text + len, sizeof text - static_cast<std::size_t>(len));
+    fail_block(w, cudaErrorIllegalInstruction, text);
+}
+
+/* What runs once the current fiber stops: a ready thread, else the next
+ * unstarted thread on a fresh fiber, else (everything waits) a released
+ * barrier, else the worker's scheduler (block done, or failed). */
+fctx::fcontext_t next_context_slow(worker *w)
+{
+    block_state &b = *w->blk;
+    for (;;) {
+        if (w->failed)
+            return w->sched_ctx;
+        if (b.ready_count)
+            return pop_ready(w);
+        if (b.next_start < b.n)
+            return fresh_runner(w);
+        if (b.live == 0)
+            return w->sched_ctx;
+        if (b.nwaiting_warp || b.nwaiting_barrier != b.live) {
+            fail_deadlock(w);
+            return w->sched_ctx;
+        }
+        if (!release_barrier(w))
+            return w->sched_ctx;
+    }
+}
+
+/* The runner loop: starts threads until the loop has been handed to another
+ * fiber (its thread waited) or every thread has started. threadIdx advances
+ * in a local: a store-then-reload through block_state would cost a
+ * store-forwarding stall per thread. */
+static void runner_entry(fctx::transfer_t t)
+{
+    save_origin(t);
+    worker *w = tls_worker;
+    block_state &b = *w->blk;
+    fiber_stack *const me = w->starting_stack;
+    void (*const body)(void *) = w->grid->body;
+    void *const closure = w->grid->closure;
+    const bool seeded = w->grid->seeded;
+    const unsigned bx = block_dim.x, by = block_dim.y, n = b.n;
+    const unsigned first = b.next_start;
+    unsigned x = first % bx, y = (first / bx) % by, z = first / (bx * by);
+    /* Set once: a thread that waits breaks this loop when it returns (or
+     * comes back on this same stack when it was the last to start). */
+    w->cur_stack = me;
+    for (unsigned pos = first; pos < n; pos++) {
+        b.next_start = pos + 1;
+        unsigned tid = pos;
+        if (seeded) {
+            tid = b.order[pos];
+            thread_idx = uint3{tid % bx, (tid / bx) % by, tid / (bx * by)};
+        } else {
+            thread_idx = uint3{x, y, z};
+            if (++x == bx) {
+                x = 0;
+                if (++y == by) {
+                    y = 0;
+                    ++z;
+                }
+            }
+        }
+        w->cur_tid = tid;
+        body(closure);
+        /* The thread returned: it has exited. */
+        b.state[tid] = ts_exited;
+        b.live--;
+        if (b.nwaiting_warp)
+            check_exit_against_warps(w, tid);
+        if (b.loop_owner != me)
+            break; /* this thread waited, and a newer fiber took the loop over */
+    }
+    /* Our stack goes back to the pool before we leave it: nothing else runs
+     * on this OS thread until the jump below has completed. */
+    stack_put(w->stacks, me);
+    w->cur_stack = nullptr;
+    fctx::jump_fcontext(next_context(w), nullptr);
+    /* never resumed */
+}
+
+void make_ready(block_state &b, unsigned tid)
+{
+    b.state[tid] = ts_ready;
+    b.ready[(b.ready_head + b.ready_count) & (max_block_threads - 1)] = tid;
+    b.ready_count++;
+}
+
+static std::uint64_t next_random(worker *w)
+{
+    /* xorshift64*: plenty for shuffling threads, and reproducible. */
+    std::uint64_t x = w->rng;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    w->rng = x;
+    return x * 0x2545F4914F6CDD1DULL;
+}
+
+void maybe_shuffle(worker *w, unsigned *tids, unsigned n)
+{
+    if (!w->grid->seeded)
+        return;
+    for (unsigned i = n; i > 1; i--) {
+        unsigned j = static_cast<unsigned>(next_random(w) % i);
+        std::swap(tids[i - 1], tids[j]);
+    }
+}
+
+/* ---- barriers ------------------------------------------------------------ */
+
+static bool same_site(const here &a, const here &b)
+{
+    return a.line == b.line && (a.file == b.file || std::strcmp(a.file, b.file) == 0);
+}
+
+static void describe_barrier_divergence(worker *w, char *out, std::size_t cap)
+{
+    block_state &b = *w->blk;
+    static thread_local unsigned ids[max_block_threads];
+    static thread_local bool done[max_block_threads];
+    std::fill(done, done + b.nwaiting_barrier, false);
+    std::size_t len = 0;
+    int groups = 0;
+    for (unsigned i = 0; i < b.nwaiting_barrier && len < cap; i++) {
+        if (done[i])
+            continue;
+        const here site = b.recs[b.barrier_waiters[i]].where;
+        unsigned count = 0;
+        for (unsigned j = i; j < b.nwaiting_barrier; j++) {
+            if (!done[j] && same_site(b.recs[b.barrier_waiters[j]].where, site)) {
+                done[j] = true;
+                ids[count++] = b.barrier_waiters[j];
+            }
+        }
+        std::sort(ids, ids + count);
+        char ranges[512];
+        format_ranges(ranges, sizeof ranges, ids, count);
+        len += static_cast<std::size_t>(std::snprintf(
+            out + len, cap - len, "%s%s %s wait at %s:%d", groups ? " and " : "",
+            count == 1 ? "thread" : "threads", ranges, site.file, site.line));
+        groups++;
+    }
+}
+
+__attribute__((noinline, cold)) static void fail_divergence(worker *w)
+{
+    char text[message_capacity];
+    int len = std::snprintf(text, sizeof text,
+                            "barrier divergence (threads of one block wait at different "
+                            "__syncthreads calls; on a GPU this hangs or corrupts): ");
+    describe_barrier_divergence(w, text + len, sizeof text - static_cast<std::size_t>(len));
+    fail_block(w, cudaErrorLaunchFailure, text);
+}
+
+static bool release_barrier(worker *w)
+{
+    block_state &b = *w->blk;
+    const here site = b.recs[b.barrier_waiters[0]].where;
+    int count = 0;
+    for (unsigned i = 0; i < b.nwaiting_barrier; i++) {
+        const thread_rec &r = b.recs[b.barrier_waiters[i]];
+        if (!same_site(r.where, site)) {
+            fail_divergence(w);
+            return false;
+        }
+        count += r.predicate != 0;
+    }
+    const int n = static_cast<int>(b.nwaiting_barrier);
+    const int mode = b.recs[b.barrier_waiters[0]].mode;
+    const int result = mode == 1 ? count : mode == 2 ? (count == n) : mode == 3 ? (count > 0) : 0;
+    maybe_shuffle(w, b.barrier_waiters, b.nwaiting_barrier);
+    for (unsigned i = 0; i < b.nwaiting_barrier; i++) {
+        unsigned tid = b.barrier_waiters[i];
+        b.recs[tid].result = result;
+        make_ready(b, tid);
+    }
+    b.nwaiting_barrier = 0;
+    return true;
+}
+
+} /* namespace engine */
+
+using namespace engine;
+
+detail::wait_switch detail::barrier_arrive(int mode, int predicate, here where)
+{
+    worker *w = tls_worker;
+    if (!w || !w->in_block)
+        return {nullptr, nullptr, ~0u}; /* host code: there is no block to wait for */
+    block_state &b = *w->blk;
+    const unsigned tid = w->cur_tid;
+    thread_rec &r = b.recs[tid];
+    r.mode = mode;
+    r.predicate = predicate;
+    r.where = where;
+    r.op = "__syncthreads";
+    b.state[tid] = ts_at_barrier;
+    b.barrier_waiters[b.nwaiting_barrier++] = tid;
+    return prepare_wait(w);
+}
+
+int detail::wait_resumed(unsigned tid, void *from_ctx, void *from_slot)
+{
+    save_origin(fctx::transfer_t{from_ctx, from_slot});
+    if (tid == ~0u)
+        return 0;
+    worker *w = tls_worker;
+    const thread_rec &r = w->blk->recs[tid];
+    w->cur_tid = tid;
+    w->cur_stack = r.stack;
+    thread_idx = r.idx;
+    return r.result;
+}
+
+void *&cuda_thread_slot(unsigned index)
+{
+    static thread_local void *host_slots[4];
+    worker *w = tls_worker;
+    if (!w || !w->in_block || index >= 4)
+        return host_slots[index & 3];
+    block_state &b = *w->blk;
+    thread_rec &r = b.recs[w->cur_tid];
+    if (r.slot_epoch != b.epoch) { /* first use by this thread: start empty */
+        r.slot_epoch = b.epoch;
+        std::memset(r.slots, 0, sizeof r.slots);
+    }
+    return r.slots[index];
+}
+
+bool in_kernel()
+{
+    worker *w = tls_worker;
+    return w && w->in_block;
+}
+
+namespace engine {
+
+/* ---- running a block ------------------------------------------------------ */
+
+static void begin_block(worker *w, std::uint64_t linear)
+{
+    grid_job &g = *w->grid;
+    block_state &b = *w->blk;
+    const std::uint64_t gx = g.grid.x, gy = g.grid.y;
+    block_idx = uint3{static_cast<unsigned>(linear % gx), static_cast<unsigned>((linear / gx) % gy),
+                      static_cast<unsigned>(linear / (gx * gy))};
+    b.n = g.threads_per_block;
+    b.next_start = 0;
+    b.live = b.n;
+    b.loop_owner = nullptr;
+    b.nwaiting_barrier = 0;
+    b.nwaiting_warp = 0;
+    b.ready_head = b.ready_count = 0;
+    b.epoch++;
+    std::memset(b.state, ts_not_started, b.n);
+    const unsigned nwarps = (b.n + warp_size - 1) / warp_size;
+    for (unsigned i = 0; i < nwarps; i++)
+        b.warps[i].ngroups = 0;
+    if (g.seeded) {
+        /* Reproducible per block, whichever worker runs it. */
+        w->rng = (g.seed + 1) * 0x9E3779B97F4A7C15ULL ^ (linear + 1) * 0xD1B54A32D192ED03ULL;
+        if (!w->rng)
+            w->rng = 1;
+        for (unsigned i = 0; i < b.n; i++)
+            b.order[i] = i;
+        maybe_shuffle(w, b.order, b.n);
+    }
+    shared_block_begin(w);
+    w->cur_tid = ~0u; /* no thread yet: next_context must not mistake one for the caller */
+    w->failed = false;
+    w->abandon_stack = nullptr;
+}
+
+void run_block(worker *w, std::uint64_t linear)
+{
+    begin_block(w, linear);
+    w->in_block = true;
+    save_origin(fctx::jump_fcontext(next_context(w), &w->sched_ctx));
+    w->in_block = false;
+    if (w->failed)
+        abandon_block(w);
+    std::size_t used = w->blk->shared_used - ((w->grid->dynamic_bytes + 15) & ~std::size_t{15});
+    w->static_shared_max = std::max(w->static_shared_max, used);
+}
+
+void abandon_block(worker *w)
+{
+    block_state &b = *w->blk;
+    for (unsigned tid = 0; tid < b.n; tid++) {
+        const std::uint8_t s = b.state[tid];
+        if (s == ts_at_barrier || s == ts_at_warp || s == ts_ready)
+            stack_put(w->stacks, b.recs[tid].stack);
+    }
+    if (w->abandon_stack)
+        stack_put(w->stacks, w->abandon_stack);
+    w->abandon_stack = nullptr;
+    w->cur_stack = nullptr;
+    w->in_block = false;
+}
+
+/* ---- failing ------------------------------------------------------------- */
+
+void claim_failure(grid_job *g, cudaError_t error, const char *text)
+{
+    bool expected = false;
+    if (g->failure_claimed.compare_exchange_strong(expected, true)) {
+        g->error = error;
+        std::snprintf(g->diagnostic, sizeof g->diagnostic, "%s", text);
+    }
+    g->stop.store(true, std::memory_order_relaxed);
+}
+
+void fail_block(worker *w, cudaError_t error, const char *text)
+{
+    char full[message_capacity + 256];
+    std::snprintf(full, sizeof full, "kernel %s (launched at %s:%d), block (%u,%u,%u): %s",
+                  w->grid->site.kernel, w->grid->site.file, w->grid->site.line, block_idx.x,
+                  block_idx.y, block_idx.z, text);
+    claim_failure(w->grid, error, full);
+    w->failed = true;
+}
+
+/* Leaves the failing thread for good: its stack is released by
+ * abandon_block once the scheduler runs. */
+[[noreturn]] static void leave_failed_thread(worker *w, cudaError_t error, const char *full)
+{
+    claim_failure(w->grid, error, full);
+    w->failed = true;
+    w->abandon_stack = w->cur_stack;
+    fctx::jump_fcontext(w->sched_ctx, nullptr);
+    __builtin_unreachable();
+}
+
+void fail_thread(worker *w, cudaError_t error, const char *fmt, ...)
+{
+    char text[message_capacity];
+    va_list ap;
+    va_start(ap, fmt);
+    std::vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    char full[message_capacity + 256];
+    std::snprintf(full, sizeof full,
+                  "kernel %s (launched at %s:%d), block (%u,%u,%u), thread (%u,%u,%u): %s",
+                  w->grid->site.kernel, w->grid->site.file, w->grid->site.line, block_idx.x,
+                  block_idx.y, block_idx.z, thread_idx.x, thread_idx.y, thread_idx.z, text);
+    leave_failed_thread(w, error, full);
+}
+
+[[noreturn]] static void fail_assert(worker *w, const char *expr, const char *file, int line)
+{
+    char full[message_capacity];
+    std::snprintf(full, sizeof full,
+                  "Assertion `%s` failed in kernel %s at %s:%d, block (%u,%u,%u), thread (%u,%u,%u)",
+                  expr, w->grid->site.kernel, file, line, block_idx.x, block_idx.y, block_idx.z,
+                  thread_idx.x, thread_idx.y, thread_idx.z);
+    leave_failed_thread(w, cudaErrorAssert, full);
+}
+
+/* Writes "0-15, 17, 20-31". */
+void format_ranges(char *out, std::size_t cap, const unsigned *ids, unsigned count)
+{
+    std::size_t len = 0;
+    out[0] = '\0';
+    for (unsigned i = 0; i < count && len + 1 < cap;) {
+        unsigned j = i;
+        while (j + 1 < count && ids[j + 1] == ids[j] + 1)
+            j++;
+        int n = (i == j) ? std::snprintf(out + len, cap - len, "%s%u", i ? ", " : "", ids[i])
+                         : std::snprintf(out + len, cap - len, "%s%u-%u", i ? ", " : "", ids[i], ids[j]);
+        if (n < 0)
+            break;
+        len += static_cast<std::size_t>(n);
+        if (len >= cap)
+            break;
+        i = j + 1;
+    }
+}
+
+} /* namespace engine */
+
+[[noreturn]] void fail_launch(cudaError_t error, const char *message)
+{
+    worker *w = tls_worker;
+    if (!w || !w->in_block) {
+        /* Called from host code: there is no launch to fail. Record it so the
+         * caller's next CUDA call sees it, and return to the caller is not
+         * possible ([[noreturn]]): this is a programming error in the
+         * emulator's users, and CUDA itself would kill the process. */
+        std::fprintf(stderr, "simtlab-emu: fail_launch called outside a kernel: %s\n", message);
+        std::abort();
+    }
+    fail_thread(w, error, "%s", message);
+}
+
+[[noreturn]] void device_assert_fail(const char *expr, const char *file, int line, const char *func)
+{
+    worker *w = tls_worker;
+    if (!w || !w->in_block) {
+        std::fprintf(stderr, "%s:%d: %s: Assertion `%s' failed (host code).\n", file, line, func, expr);
+        std::abort(); /* as assert(3) does in host code */
+    }
+    (void)func;
+    fail_assert(w, expr, file, line);
+}
+
+} /* namespace simtlab_emu */

@@ -1,0 +1,394 @@
+/* simtlab CPU emulator — grids: the worker pool, launch checks, handing out
+ * blocks, and what a launch reports.
+ *
+ * Workers are OS threads made once (one per core, the launching thread being
+ * one of them; SIMTLAB_EMU_THREADS overrides the count). Each takes the next
+ * block index from an atomic counter and runs that block to its end before
+ * taking another. Launches are synchronous: run_grid returns when every
+ * block has run, or when a failure has stopped the grid (the other workers
+ * finish the block they are on and take no more).
+ *
+ * Error choices, where CUDA leaves them open:
+ *   - dynamic shared memory above the limit: cudaErrorInvalidValue, as the
+ *     CUDA runtime returns for a launch whose shared memory exceeds what the
+ *     kernel may use; static + dynamic above the limit, found only while the
+ *     block runs, fails the same way;
+ *   - barrier divergence: cudaErrorLaunchFailure (hardware hangs or worse);
+ *   - misused warp operations and deadlocks: cudaErrorIllegalInstruction;
+ *   - bad addresses: cudaErrorIllegalAddress; assert: cudaErrorAssert. */
+#include "engine_internal.hpp"
+
+#include <pthread.h>
+
+#include <algorithm>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <new>
+#include <thread>
+#include <unordered_map>
+
+namespace simtlab_emu {
+namespace engine {
+
+constexpr unsigned default_stack_kib = 64;
+
+struct worker_pool {
+    unsigned nworkers = 0;
+    worker **workers = nullptr; /* [0] belongs to whichever thread launches */
+    std::mutex m;
+    std::condition_variable start_cv, done_cv;
+    std::uint64_t generation = 0;
+    unsigned helpers_wanted = 0;
+    unsigned helpers_done = 0;
+    grid_job *job = nullptr;
+};
+
+static worker_pool *the_pool;
+static std::mutex launch_mutex; /* one grid at a time, whichever host thread */
+
+/* ---- configuration from the environment ---------------------------------- */
+
+static unsigned long long env_number(const char *name, unsigned long long fallback,
+                                     unsigned long long lo, unsigned long long hi, bool *set)
+{
+    const char *text = std::getenv(name);
+    if (set)
+        *set = false;
+    if (!text || !*text)
+        return fallback;
+    char *end = nullptr;
+    unsigned long long value = std::strtoull(text, &end, 0);
+    if (*end || value < lo || value > hi) {
+        std::fprintf(stderr, "simtlab-emu: ignoring %s=%s (expected a number from %llu to %llu)\n",
+                     name, text, lo, hi);
+        return fallback;
+    }
+    if (set)
+        *set = true;
+    return value;
+}
+
+/* ---- per-kernel facts (cudaFuncGetAttributes, cudaFuncSetAttribute) ------ */
+
+struct kernel_info {
+    std::size_t static_shared = 0;
+    std::size_t max_dynamic = 0; /* 0: the default limit */
+};
+static std::mutex kernels_mutex;
+static std::unordered_map<const void *, kernel_info> &kernels()
+{
+    static auto *table = new std::unordered_map<const void *, kernel_info>; /* lives to exit */
+    return *table;
+}
+
+/* ---- the pool --------------------------------------------------------------- */
+
+static void work_on_grid(worker *w, grid_job *g);
+
+static worker *make_worker(unsigned index, std::size_t stack_bytes, std::size_t shared_capacity)
+{
+    auto *w = new (std::nothrow) worker();
+    if (!w)
+        return nullptr;
+    w->blk = new (std::nothrow) block_state();
+    if (!w->blk || !shared_arena_init(w, shared_capacity)) {
+        delete w->blk;
+        delete w;
+        return nullptr;
+    }
+    w->index = index;
+    w->stacks.stack_bytes = stack_bytes;
+    return w;
+}
+
+static void helper_main(worker_pool *p, unsigned index)
+{
+    worker *w = p->workers[index];
+    tls_worker = w;
+    ensure_signal_stack();
+    std::uint64_t seen = 0;
+    for (;;) {
+        grid_job *job;
+        {
+            std::unique_lock<std::mutex> lock(p->m);
+            p->start_cv.wait(lock, [&] { return p->generation != seen; });
+            seen = p->generation;
+            if (index > p->helpers_wanted)
+                continue; /* this grid has too few blocks to need us */
+            job = p->job;
+        }
+        work_on_grid(w, job);
+        {
+            std::lock_guard<std::mutex> lock(p->m);
+            p->helpers_done++;
+        }
+        p->done_cv.notify_one();
+    }
+}
+
+/* A child of fork() has none of the parent's helper threads: it builds its
+ * own pool on its first launch (the old one is left behind unused). */
+static void forget_pool_in_child()
+{
+    the_pool = nullptr;
+}
+
+static worker_pool *get_pool(char *why, std::size_t cap)
+{
+    if (the_pool)
+        return the_pool;
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    const unsigned count = static_cast<unsigned>(env_number("SIMTLAB_EMU_THREADS", cores, 1, 1024, nullptr));
+    const std::size_t stack_kib = env_number("SIMTLAB_EMU_STACK_KB", default_stack_kib, 16, 1 << 20, nullptr);
+    const cudaDeviceProp &props = device_props();
+    const std::size_t shared = std::max(props.sharedMemPerBlock, props.sharedMemPerBlockOptin);
+    auto *p = new (std::nothrow) worker_pool();
+    if (p)
+        p->workers = new (std::nothrow) worker *[count]();
+    if (!p || !p->workers) {
+        std::snprintf(why, cap, "out of host memory for the emulator's %u workers", count);
+        delete p;
+        return nullptr;
+    }
+    p->nworkers = count;
+    for (unsigned i = 0; i < count; i++) {
+        p->workers[i] = make_worker(i, stack_kib * 1024, shared);
+        if (!p->workers[i]) {
+            std::snprintf(why, cap, "could not allocate worker %u (its %zu-byte shared memory arena)",
+                          i, shared);
+            return nullptr; /* workers made so far are leaked: the process is out of memory */
+        }
+    }
+    try {
+        for (unsigned i = 1; i < count; i++)
+            std::thread(helper_main, p, i).detach();
+    } catch (const std::system_error &e) {
+        std::snprintf(why, cap, "could not start the emulator's worker threads: %s", e.what());
+        return nullptr;
+    }
+    static std::once_flag atfork_once;
+    std::call_once(atfork_once, [] { pthread_atfork(nullptr, nullptr, forget_pool_in_child); });
+    the_pool = p;
+    return p;
+}
+
+/* ---- running the grid ----------------------------------------------------------- */
+
+static void block_loop(worker *w, grid_job *g)
+{
+    while (!g->stop.load(std::memory_order_relaxed)) {
+        const std::uint64_t i = g->next_block.fetch_add(1, std::memory_order_relaxed);
+        if (i >= g->nblocks)
+            break;
+        run_block(w, i);
+        if (w->failed)
+            break;
+    }
+}
+
+/* The fault handler jumped here from a kernel thread: the block's fibers
+ * are abandoned (their stacks go back to the pool) and the grid stops. */
+static void recover_from_fault(worker *w)
+{
+    w->failed = true;
+    w->abandon_stack = w->cur_stack;
+    claim_failure(w->grid, cudaErrorIllegalAddress, w->message);
+    abandon_block(w);
+}
+
+static void work_on_grid(worker *w, grid_job *g)
+{
+    w->grid = g;
+    w->static_shared_max = 0;
+    w->in_block = false;
+    block_dim = g->block;
+    grid_dim = g->grid;
+    /* Set once per launch, not per block: sigsetjmp saving the signal mask
+     * is a system call. */
+    if (sigsetjmp(w->fault_jmp, 1)) {
+        recover_from_fault(w);
+        return;
+    }
+    w->fault_armed = 1;
+    block_loop(w, g);
+    w->fault_armed = 0;
+}
+
+/* Checks the launch configuration as CUDA does. On failure sets the
+ * diagnostic and returns the error. */
+static cudaError_t check_config(const launch_site &site, dim3 grid, dim3 block, std::size_t dynamic,
+                                const void *kernel_addr, std::size_t *shared_limit)
+{
+    const cudaDeviceProp &p = device_props();
+    char text[768];
+    const int at = std::snprintf(text, sizeof text, "launch of %s at %s:%d with grid (%u,%u,%u), block (%u,%u,%u): ",
+                                 site.kernel, site.file, site.line, grid.x, grid.y, grid.z, block.x,
+                                 block.y, block.z);
+    char *why = text + at;
+    const std::size_t cap = sizeof text - static_cast<std::size_t>(at);
+    const unsigned long long threads = 1ULL * block.x * block.y * block.z;
+    cudaError_t err = cudaErrorInvalidConfiguration;
+    if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z)
+        std::snprintf(why, cap, "a dimension is 0 (every grid and block dimension must be at least 1)");
+    else if (block.x > 1024 || block.y > 1024 || block.z > 64)
+        std::snprintf(why, cap, "a block dimension is above the device's limit of (1024,1024,64)");
+    else if (threads > static_cast<unsigned long long>(p.maxThreadsPerBlock))
+        std::snprintf(why, cap, "the block has %llu threads; a block holds at most %d "
+                      "(reduce blockDim)", threads, p.maxThreadsPerBlock);
+    else if (grid.x > 2147483647u || grid.y > 65535 || grid.z > 65535)
+        std::snprintf(why, cap, "a grid dimension is above the device's limit of (2147483647,65535,65535)");
+    else
+        err = cudaSuccess;
+    if (err == cudaSuccess) {
+        kernel_info info;
+        {
+            std::lock_guard<std::mutex> lock(kernels_mutex);
+            auto it = kernels().find(kernel_addr);
+            if (it != kernels().end())
+                info = it->second;
+        }
+        const std::size_t dynamic_limit = info.max_dynamic ? info.max_dynamic : p.sharedMemPerBlock;
+        *shared_limit = info.max_dynamic ? p.sharedMemPerBlockOptin : p.sharedMemPerBlock;
+        if (dynamic > dynamic_limit) {
+            err = cudaErrorInvalidValue;
+            std::snprintf(why, cap, "%zu bytes of dynamic shared memory asked for; the kernel may "
+                          "use at most %zu (cudaFuncSetAttribute with "
+                          "cudaFuncAttributeMaxDynamicSharedMemorySize raises it up to %zu)",
+                          dynamic, dynamic_limit, p.sharedMemPerBlockOptin);
+        }
+    }
+    if (err != cudaSuccess)
+        set_diagnostic(text);
+    return err;
+}
+
+/* Starts the helpers a grid of `nblocks` can use, runs blocks on the calling
+ * thread too, and waits for the helpers to finish. */
+static void run_on_pool(worker_pool *p, grid_job *job)
+{
+    const std::uint64_t extra = job->nblocks - 1;
+    const unsigned helpers = static_cast<unsigned>(std::min<std::uint64_t>(p->nworkers - 1, extra));
+    if (helpers) {
+        {
+            std::lock_guard<std::mutex> lock(p->m);
+            p->job = job;
+            p->helpers_wanted = helpers;
+            p->helpers_done = 0;
+            p->generation++;
+        }
+        p->start_cv.notify_all();
+    }
+    worker *me = p->workers[0];
+    worker *const saved = tls_worker;
+    tls_worker = me;
+    ensure_signal_stack();
+    work_on_grid(me, job);
+    tls_worker = saved;
+    if (helpers) {
+        std::unique_lock<std::mutex> lock(p->m);
+        p->done_cv.wait(lock, [&] { return p->helpers_done == helpers; });
+    }
+}
+
+static void remember_static_shared(worker_pool *p, const void *kernel_addr)
+{
+    std::size_t most = 0;
+    for (unsigned i = 0; i < p->nworkers; i++)
+        most = std::max(most, p->workers[i]->static_shared_max);
+    std::lock_guard<std::mutex> lock(kernels_mutex);
+    kernels()[kernel_addr].static_shared = most;
+}
+
+} /* namespace engine */
+
+using namespace engine;
+
+cudaError_t run_grid(const launch_site &site, dim3 grid, dim3 block, size_t dynamic_shared_bytes,
+                     cudaStream_t stream, void (*body)(void *closure), void *closure,
+                     const void *kernel_addr)
+{
+    (void)stream; /* launches are synchronous: every stream is in order */
+    char text[512];
+    if (in_kernel()) {
+        std::snprintf(text, sizeof text, "launch of %s at %s:%d from inside a kernel: the emulator "
+                      "does not support dynamic parallelism", site.kernel, site.file, site.line);
+        set_diagnostic(text);
+        return record_error(cudaErrorNotSupported);
+    }
+    std::lock_guard<std::mutex> serial(launch_mutex);
+    if (cudaError_t sticky = sticky_error())
+        return record_error(sticky);
+    std::size_t shared_limit = 0;
+    if (cudaError_t err = check_config(site, grid, block, dynamic_shared_bytes, kernel_addr, &shared_limit))
+        return record_error(err);
+    if (!body) {
+        std::snprintf(text, sizeof text, "launch at %s:%d: no kernel function", site.file, site.line);
+        set_diagnostic(text);
+        return record_error(cudaErrorInvalidDeviceFunction);
+    }
+    install_fault_handler();
+    worker_pool *p = get_pool(text, sizeof text);
+    if (!p) {
+        set_diagnostic(text);
+        return record_error(cudaErrorMemoryAllocation);
+    }
+    auto *job = new (std::nothrow) grid_job();
+    if (!job) {
+        set_diagnostic("out of host memory for a launch's bookkeeping");
+        return record_error(cudaErrorMemoryAllocation);
+    }
+    job->site = site;
+    job->grid = grid;
+    job->block = block;
+    job->dynamic_bytes = dynamic_shared_bytes;
+    job->shared_limit = shared_limit;
+    job->body = body;
+    job->closure = closure;
+    job->nblocks = 1ULL * grid.x * grid.y * grid.z;
+    job->threads_per_block = block.x * block.y * block.z;
+    job->seed = env_number("SIMTLAB_EMU_SEED", 0, 0, ~0ULL, &job->seeded);
+
+    device_memory_open();
+    run_on_pool(p, job);
+    const cudaError_t closed = device_memory_close();
+    remember_static_shared(p, kernel_addr);
+
+    cudaError_t result = cudaSuccess;
+    if (job->failure_claimed.load()) {
+        set_diagnostic(job->diagnostic);
+        result = job->error;
+    } else {
+        result = closed; /* canaries past an allocation's end were overwritten */
+    }
+    delete job;
+    return record_error(result);
+}
+
+void engine_synchronize()
+{
+    /* Launches are synchronous; taking the lock waits for one that another
+     * host thread has in flight. */
+    std::lock_guard<std::mutex> serial(launch_mutex);
+}
+
+std::size_t kernel_static_shared_bytes(const void *kernel_addr)
+{
+    std::lock_guard<std::mutex> lock(kernels_mutex);
+    auto it = kernels().find(kernel_addr);
+    return it == kernels().end() ? 0 : it->second.static_shared;
+}
+
+cudaError_t engine_set_max_dynamic_shared(const void *kernel_addr, int bytes)
+{
+    const cudaDeviceProp &p = device_props();
+    std::lock_guard<std::mutex> lock(kernels_mutex);
+    kernel_info &info = kernels()[kernel_addr];
+    if (bytes < 0 || static_cast<std::size_t>(bytes) + info.static_shared > p.sharedMemPerBlockOptin)
+        return cudaErrorInvalidValue;
+    info.max_dynamic = static_cast<std::size_t>(bytes);
+    return cudaSuccess;
+}
+
+} /* namespace simtlab_emu */

@@ -1,0 +1,271 @@
+/* simtlab CPU emulator — the engine's private data structures, shared by
+ * engine_grid.cpp (workers, block distribution, launch checks),
+ * engine_block.cpp (fibers, scheduler, barriers), engine_warp.cpp
+ * (warp_collective), engine_shared.cpp (shared memory) and engine_fault.cpp
+ * (SIGSEGV/SIGBUS handler).
+ *
+ * How a block runs (the "lazy forking" scheme):
+ *   A worker switches once into a runner fiber, which starts the block's
+ *   CUDA threads one after another in a plain loop: a thread that never
+ *   waits costs one indirect call. When a thread waits (a barrier or a warp
+ *   operation), its fiber is parked with the runner's loop frame still under
+ *   it, and a fresh fiber from the worker's pool takes over the loop from
+ *   the next thread. When a parked thread later resumes and returns into
+ *   that old loop frame, the frame sees that the loop has moved on and ends
+ *   its fiber. Parked threads resume from a FIFO ready queue filled when a
+ *   barrier or a warp operation completes.
+ */
+#ifndef SIMTLAB_EMU_ENGINE_INTERNAL_HPP
+#define SIMTLAB_EMU_ENGINE_INTERNAL_HPP
+
+#include <simtlab_emu/engine.hpp>
+#include "internal.hpp"
+
+#include <boost/context/detail/fcontext.hpp>
+
+#include <atomic>
+#include <csetjmp>
+#include <csignal>
+#include <cstddef>
+#include <cstdint>
+
+namespace simtlab_emu {
+namespace engine {
+
+namespace fctx = boost::context::detail;
+
+constexpr unsigned max_block_threads = 1024;
+constexpr unsigned warp_size = 32;
+constexpr unsigned max_warps = max_block_threads / warp_size;
+constexpr unsigned max_shared_sites = 128;
+constexpr std::size_t message_capacity = 2048;
+
+/* ---- fiber stacks (engine_block.cpp) ----------------------------------- */
+/* One mmap'd stack with a PROT_NONE guard page below it, so that an
+ * overflow faults (and is diagnosed) instead of corrupting a neighbour. */
+struct fiber_stack {
+    char *guard;       /* lowest address: the guard page */
+    char *base;        /* lowest usable byte */
+    std::size_t bytes; /* usable bytes above base */
+    fiber_stack *next; /* free-list link */
+};
+
+/* Stacks are made on demand and reused for the life of the worker: a block
+ * of 1024 threads that all wait at a barrier needs 1024 of them at once. */
+struct stack_pool {
+    fiber_stack *free_list = nullptr;
+    std::size_t stack_bytes = 0;
+    unsigned made = 0;
+};
+fiber_stack *stack_get(stack_pool &pool); /* nullptr when mmap fails */
+void stack_put(stack_pool &pool, fiber_stack *stack);
+
+/* ---- per-block bookkeeping ---------------------------------------------- */
+enum thread_state : std::uint8_t {
+    ts_not_started = 0,
+    ts_running,
+    ts_at_barrier,
+    ts_at_warp,
+    ts_ready, /* its barrier or warp operation completed; waits for the CPU */
+    ts_exited,
+};
+
+/* What the engine knows about a thread beyond its state byte. Written only
+ * when the thread waits, so that the fast path touches none of it. */
+struct thread_rec {
+    /* what a resume reads, together in one cache line */
+    fctx::fcontext_t ctx;  /* where to resume it */
+    fiber_stack *stack;    /* the stack it runs on while parked */
+    uint3 idx;             /* threadIdx, restored on resume */
+    int result;            /* sync_block's return value */
+    int mode;              /* sync_block mode */
+    int predicate;
+    here where;            /* where it waits */
+    const char *op;        /* what it waits at ("__syncthreads", "__shfl_sync") */
+    unsigned slot_epoch;   /* cuda_thread_slot is valid when == block epoch */
+    void *slots[4];
+};
+
+/* Lanes of one warp waiting at one warp operation. Groups of a warp have
+ * disjoint masks (Volta-style independent thread scheduling lets disjoint
+ * subsets of a warp shuffle among themselves at the same time). */
+struct warp_group {
+    unsigned mask;
+    unsigned arrived;
+    const char *op;
+    here where;
+};
+struct warp_state {
+    unsigned ngroups;
+    warp_group groups[warp_size];
+    void *lane_data[warp_size];
+};
+
+struct shared_site {
+    void *const *key;
+    std::size_t offset;
+};
+
+struct block_state {
+    unsigned n;            /* threads in the block */
+    unsigned next_start;   /* next position in the start order */
+    unsigned live;         /* started or not, but not exited */
+    fiber_stack *loop_owner; /* the fiber whose loop starts new threads */
+    unsigned nwaiting_barrier;
+    unsigned nwaiting_warp;
+    unsigned ready_head, ready_count; /* FIFO in `ready`, capacity n */
+    unsigned epoch;        /* bumped per block: invalidates thread slots */
+    std::uint8_t state[max_block_threads];
+    unsigned order[max_block_threads];   /* start order (seeded runs) */
+    unsigned ready[max_block_threads];
+    unsigned barrier_waiters[max_block_threads];
+    thread_rec recs[max_block_threads];
+    warp_state warps[max_warps];
+    /* shared memory: [dynamic | static declarations in first-touch order] */
+    shared_site sites[max_shared_sites];
+    unsigned nsites;
+    std::size_t shared_used;
+};
+
+struct grid_job;
+
+/* ---- one worker: an OS thread (or the launching thread) ----------------- */
+struct worker {
+    unsigned index;
+    stack_pool stacks;
+    fctx::fcontext_t sched_ctx;     /* the worker's own stack, between blocks */
+    fiber_stack *cur_stack;         /* the fiber running now */
+    fiber_stack *starting_stack;    /* handed to a runner fiber as it starts */
+    fiber_stack *abandon_stack;     /* a failing running fiber's stack */
+    unsigned cur_tid;               /* linear id of the CUDA thread running now */
+    bool in_block;                  /* fibers of a block are running */
+    bool failed;                    /* the current block failed */
+    grid_job *grid;
+    std::uint64_t rng;              /* xorshift state (seeded runs) */
+    std::size_t static_shared_max;  /* most static shared bytes a block used */
+    char *shared_arena;
+    std::size_t shared_capacity;
+    sigjmp_buf fault_jmp;           /* set on the worker's stack per launch */
+    volatile sig_atomic_t fault_armed;
+    char message[message_capacity]; /* composed by the fault handler too */
+    block_state *blk;
+};
+
+extern __thread worker *tls_worker;
+
+/* ---- one launch ---------------------------------------------------------- */
+struct grid_job {
+    launch_site site;
+    dim3 grid, block;
+    std::size_t dynamic_bytes;
+    std::size_t shared_limit; /* dynamic + static may use this much */
+    void (*body)(void *);
+    void *closure;
+    std::uint64_t nblocks;
+    unsigned threads_per_block;
+    bool seeded;
+    std::uint64_t seed;
+    std::atomic<std::uint64_t> next_block{0};
+    std::atomic<bool> stop{false};
+    std::atomic<bool> failure_claimed{false};
+    cudaError_t error = cudaSuccess;   /* written by the claimer only */
+    char diagnostic[message_capacity];
+};
+
+/* ---- engine_block.cpp ----------------------------------------------------- */
+/* Runs one block to its end or its failure on the calling worker. */
+void run_block(worker *w, std::uint64_t block_linear);
+/* Releases what a failed block leaves behind (parked fibers' stacks). */
+void abandon_block(worker *w);
+/* What runs once the current fiber stops (a ready thread, a fresh runner
+ * for the next unstarted thread, a released barrier, or the scheduler).
+ * nullptr when that is the calling thread itself (it was the last to arrive
+ * and its barrier or warp operation is complete). */
+fctx::fcontext_t next_context_slow(worker *w);
+
+/* Resumes the thread at the head of the ready queue (there is one). */
+inline fctx::fcontext_t pop_ready(worker *w)
+{
+    block_state &b = *w->blk;
+    constexpr unsigned wrap = max_block_threads - 1;
+    const unsigned tid = b.ready[b.ready_head];
+    /* Threads resume one after another, each on its own stack: fetch the
+     * next one's saved registers and the record after it early. Entries
+     * beyond the queue are stale but valid indices: prefetching is harmless. */
+    __builtin_prefetch(b.recs[b.ready[(b.ready_head + 1) & wrap]].ctx);
+    __builtin_prefetch(&b.recs[b.ready[(b.ready_head + 2) & wrap]]);
+    b.ready_head = (b.ready_head + 1) & wrap;
+    b.ready_count--;
+    b.state[tid] = ts_running;
+    if (tid == w->cur_tid)
+        return nullptr; /* the caller itself: it simply goes on */
+    return b.recs[tid].ctx;
+}
+
+/* The common case inline (a barrier being released hands each thread to
+ * the next), everything else out of line. */
+inline fctx::fcontext_t next_context(worker *w)
+{
+    if (__builtin_expect(w->blk->ready_count != 0 && !w->failed, 1))
+        return pop_ready(w);
+    return next_context_slow(w);
+}
+
+/* Every switch passes, as its data, the slot where the fiber being left
+ * wants its context saved; whoever resumes stores it there. This is how
+ * fcontext hands over the context of the side that jumped. */
+inline void save_origin(const fctx::transfer_t &t)
+{
+    if (t.data)
+        *static_cast<fctx::fcontext_t *>(t.data) = t.fctx;
+}
+
+/* The first half of a wait from the kernel's frame (see engine.hpp): saves
+ * what the running thread needs on resume and picks what runs next. */
+inline detail::wait_switch prepare_wait(worker *w)
+{
+    block_state &b = *w->blk;
+    const unsigned tid = w->cur_tid;
+    thread_rec &r = b.recs[tid];
+    r.stack = w->cur_stack;
+    r.idx = thread_idx;
+    return {next_context(w), &r.ctx, tid};
+}
+
+/* Makes a waiting thread runnable (appends it to the ready queue). */
+void make_ready(block_state &b, unsigned tid);
+/* Shuffles tids[0..n) with the worker's RNG when the launch is seeded. */
+void maybe_shuffle(worker *w, unsigned *tids, unsigned n);
+/* Fails the block from a running CUDA thread: the message is prefixed with
+ * kernel, block and thread. Switches away for good. */
+[[noreturn]] void fail_thread(worker *w, cudaError_t error, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Fails the block without naming one thread (deadlock, divergence): sets
+ * w->failed; the caller then switches to the scheduler. */
+void fail_block(worker *w, cudaError_t error, const char *text);
+/* First failure of a grid wins: it is what the launch reports. */
+void claim_failure(grid_job *g, cudaError_t error, const char *text);
+/* Writes "0-15, 17, 20-31" for a sorted list of ids. */
+void format_ranges(char *out, std::size_t cap, const unsigned *ids, unsigned count);
+
+/* ---- engine_warp.cpp ------------------------------------------------------ */
+/* Called as thread `tid` exits: fails the block if lanes wait for it. */
+void check_exit_against_warps(worker *w, unsigned tid);
+/* Describes every waiting thread, for the deadlock diagnostic. */
+void describe_waiters(worker *w, char *out, std::size_t cap);
+
+/* ---- engine_shared.cpp ---------------------------------------------------- */
+bool shared_arena_init(worker *w, std::size_t capacity);
+/* Resets the block's table and poisons its dynamic area. */
+void shared_block_begin(worker *w);
+/* Is `addr` in the worker's arena or its guard page? For the fault handler. */
+bool shared_arena_contains(const worker *w, std::uintptr_t addr, bool *in_guard);
+
+/* ---- engine_fault.cpp ----------------------------------------------------- */
+/* Gives the calling OS thread an alternate signal stack (idempotent). */
+bool ensure_signal_stack();
+
+} /* namespace engine */
+} /* namespace simtlab_emu */
+
+#endif

@@ -1,0 +1,122 @@
+/* simtlab CPU emulator — shared memory.
+ *
+ * Each worker owns one arena, as large as the most shared memory a block may
+ * have (the device's opt-in limit), with a PROT_NONE guard page after it.
+ * Layout of a block's shared memory:
+ *
+ *   [ dynamic (the <<<>>> third argument, 16-byte aligned) | static __shared__
+ *     declarations, in the order the block's threads first reach them ]
+ *
+ * Dynamic memory comes first because its size is known when the block
+ * starts, while static declarations are only discovered as threads run.
+ * Everything is poisoned with 0xFF bytes (a NaN for float and double, -1 for
+ * integers) so that a read before any write shows up in the results. */
+#include "engine_internal.hpp"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+
+namespace simtlab_emu {
+namespace engine {
+
+constexpr unsigned char poison_byte = 0xFF;
+
+static std::size_t round_up(std::size_t value, std::size_t align)
+{
+    return (value + align - 1) / align * align;
+}
+
+bool shared_arena_init(worker *w, std::size_t capacity)
+{
+    const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    capacity = round_up(capacity ? capacity : 16, 16); /* keeps the arena 16-byte aligned */
+    const std::size_t bytes = round_up(capacity, page);
+    void *map = mmap(nullptr, bytes + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                     -1, 0);
+    if (map == MAP_FAILED)
+        return false;
+    char *arena = static_cast<char *>(map);
+    if (mprotect(arena + bytes, page, PROT_NONE) != 0) {
+        munmap(map, bytes + page);
+        return false;
+    }
+    /* The arena ends exactly at the guard page, so that running off the end
+     * of the largest possible allocation faults. */
+    w->shared_arena = arena + (bytes - capacity);
+    w->shared_capacity = capacity;
+    return true;
+}
+
+void shared_block_begin(worker *w)
+{
+    block_state &b = *w->blk;
+    const std::size_t dynamic = w->grid->dynamic_bytes;
+    b.nsites = 0;
+    b.shared_used = round_up(dynamic, 16);
+    if (dynamic)
+        std::memset(w->shared_arena, poison_byte, dynamic);
+}
+
+bool shared_arena_contains(const worker *w, std::uintptr_t addr, bool *in_guard)
+{
+    const auto start = reinterpret_cast<std::uintptr_t>(w->shared_arena);
+    if (!start)
+        return false;
+    const std::uintptr_t end = start + w->shared_capacity;
+    const std::uintptr_t page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+    if (addr >= start && addr < end) {
+        *in_guard = false;
+        return true;
+    }
+    if (addr >= end && addr < end + page) {
+        *in_guard = true;
+        return true;
+    }
+    return false;
+}
+
+} /* namespace engine */
+
+using namespace engine;
+
+void *dynamic_shared()
+{
+    worker *w = tls_worker;
+    return w && w->in_block ? w->shared_arena : nullptr;
+}
+
+void *shared_alloc(void *const *site_key, std::size_t bytes, std::size_t align, here where)
+{
+    worker *w = tls_worker;
+    if (!w || !w->in_block)
+        return nullptr;
+    block_state &b = *w->blk;
+    for (unsigned i = 0; i < b.nsites; i++)
+        if (b.sites[i].key == site_key)
+            return w->shared_arena + b.sites[i].offset;
+    /* First thread of the block here: allocate and poison. */
+    const std::size_t offset = round_up(b.shared_used, align < 16 ? 16 : align);
+    const std::size_t limit = w->grid->shared_limit;
+    if (offset + bytes > limit || offset + bytes < offset)
+        fail_thread(w, cudaErrorInvalidValue,
+                    "the __shared__ declaration at %s:%d needs %zu bytes, but the block already "
+                    "uses %zu bytes of shared memory (%zu dynamic) and may use at most %zu",
+                    where.file, where.line, bytes, b.shared_used,
+                    w->grid->dynamic_bytes, limit);
+    if (b.nsites == max_shared_sites)
+        fail_thread(w, cudaErrorNotSupported,
+                    "the __shared__ declaration at %s:%d is the block's %u-th: the emulator "
+                    "supports at most %u per kernel",
+                    where.file, where.line, b.nsites + 1, max_shared_sites);
+    b.sites[b.nsites].key = site_key;
+    b.sites[b.nsites].offset = offset;
+    b.nsites++;
+    b.shared_used = offset + bytes;
+    std::memset(w->shared_arena + offset, poison_byte, bytes);
+    return w->shared_arena + offset;
+}
+
+} /* namespace simtlab_emu */

@@ -1,0 +1,263 @@
+/* simtlab CPU emulator — warp_collective, the one primitive under shuffles,
+ * votes, __syncwarp and the matrix operations, and its diagnostics.
+ *
+ * Lanes of a warp are the threads whose linear index / 32 is equal. Each
+ * arriving lane parks with its lane_data; the last lane of the mask runs fn
+ * with every lane's pointer (the others' stacks are parked, so their data
+ * are valid), then all of them continue.
+ *
+ * Misuse fails the launch with cudaErrorIllegalInstruction, which is what
+ * hardware reports for a shfl.sync/vote.sync whose mask it cannot satisfy
+ * (PTX ISA: "the behavior is undefined if the executing thread is not in
+ * membermask"; in practice the SM raises an illegal-instruction error). */
+#include "engine_internal.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+namespace simtlab_emu {
+namespace engine {
+
+/* Lanes of warp `warp` that exist in a block of n threads. */
+static unsigned existing_lanes(unsigned n, unsigned warp)
+{
+    const unsigned first = warp * warp_size;
+    const unsigned count = n - first;
+    return count >= warp_size ? ~0u : (1u << count) - 1u;
+}
+
+static unsigned exited_lanes(const block_state &b, unsigned warp, unsigned mask)
+{
+    unsigned exited = 0;
+    for (unsigned lane = 0; lane < warp_size; lane++) {
+        const unsigned tid = warp * warp_size + lane;
+        if ((mask >> lane & 1u) && tid < b.n && b.state[tid] == ts_exited)
+            exited |= 1u << lane;
+    }
+    return exited;
+}
+
+/* "lanes 0-3, 7" for the set bits of a mask. */
+static void format_lanes(char *out, std::size_t cap, unsigned mask)
+{
+    unsigned ids[warp_size];
+    unsigned count = 0;
+    for (unsigned lane = 0; lane < warp_size; lane++)
+        if (mask >> lane & 1u)
+            ids[count++] = lane;
+    format_ranges(out, cap, ids, count);
+}
+
+static int lowest_lane(unsigned mask)
+{
+    return __builtin_ctz(mask);
+}
+
+/* The checks a lane's arrival must pass; fails the launch otherwise. */
+static void check_arrival(worker *w, unsigned mask, const char *op, here where)
+{
+    const block_state &b = *w->blk;
+    const unsigned tid = w->cur_tid, lane = tid % warp_size, warp = tid / warp_size;
+    if (!(mask >> lane & 1u))
+        fail_thread(w, cudaErrorIllegalInstruction,
+                    "%s at %s:%d with mask 0x%08x: the calling lane %u is not in its own mask "
+                    "(use __activemask() or a mask that includes every calling lane)",
+                    op, where.file, where.line, mask, lane);
+    const unsigned missing = mask & ~existing_lanes(b.n, warp);
+    if (missing) {
+        char lanes[160];
+        format_lanes(lanes, sizeof lanes, missing);
+        fail_thread(w, cudaErrorIllegalInstruction,
+                    "%s at %s:%d with mask 0x%08x names lanes %s of warp %u, which do not exist: "
+                    "the block has %u threads, not a multiple of 32",
+                    op, where.file, where.line, mask, lanes, warp, b.n);
+    }
+    const unsigned exited = exited_lanes(b, warp, mask);
+    if (exited) {
+        char lanes[160];
+        format_lanes(lanes, sizeof lanes, exited);
+        fail_thread(w, cudaErrorIllegalInstruction,
+                    "%s at %s:%d with mask 0x%08x: lane %s of warp %u (thread %u) has already "
+                    "exited, so it can never take part (did an early return skip it?)",
+                    op, where.file, where.line, mask, lanes, warp,
+                    warp * warp_size + static_cast<unsigned>(lowest_lane(exited)));
+    }
+}
+
+/* The group of the caller's warp that this arrival joins (a new one if no
+ * waiting group shares a lane with `mask`). Fails on overlapping masks or a
+ * different operation. */
+static warp_group &join_group(worker *w, warp_state &ws, unsigned mask, const char *op, here where)
+{
+    const unsigned lane = w->cur_tid % warp_size;
+    for (unsigned i = 0; i < ws.ngroups; i++) {
+        warp_group &g = ws.groups[i];
+        if (!(g.mask & mask))
+            continue;
+        char lanes[160];
+        format_lanes(lanes, sizeof lanes, g.arrived);
+        if (g.mask != mask)
+            fail_thread(w, cudaErrorIllegalInstruction,
+                        "lane %u calls %s at %s:%d with mask 0x%08x while lanes %s wait at %s "
+                        "(%s:%d) with mask 0x%08x: lanes that meet must pass the same mask",
+                        lane, op, where.file, where.line, mask, lanes, g.op, g.where.file,
+                        g.where.line, g.mask);
+        if (std::strcmp(g.op, op) != 0)
+            fail_thread(w, cudaErrorIllegalInstruction,
+                        "lane %u calls %s at %s:%d while lanes %s of the same mask 0x%08x wait at "
+                        "%s (%s:%d): lanes of a mask must meet at the same operation",
+                        lane, op, where.file, where.line, lanes, mask, g.op, g.where.file,
+                        g.where.line);
+        return g;
+    }
+    warp_group &g = ws.groups[ws.ngroups++];
+    g.mask = mask;
+    g.arrived = 0;
+    g.op = op;
+    g.where = where;
+    return g;
+}
+
+/* The last lane arrived: run fn, then make every other lane runnable. */
+static void complete_group(worker *w, warp_state &ws, warp_group &g, warp_fn fn, void *ctx)
+{
+    block_state &b = *w->blk;
+    const unsigned warp = w->cur_tid / warp_size, self = w->cur_tid % warp_size;
+    void *data[warp_size];
+    for (unsigned lane = 0; lane < warp_size; lane++)
+        data[lane] = (g.mask >> lane & 1u) ? ws.lane_data[lane] : nullptr;
+    const unsigned mask = g.mask;
+    ws.groups[&g - ws.groups] = ws.groups[--ws.ngroups]; /* drop the group */
+    fn(data, mask, ctx);
+    unsigned ids[warp_size];
+    unsigned count = 0;
+    for (unsigned lane = 0; lane < warp_size; lane++)
+        if ((mask >> lane & 1u) && lane != self)
+            ids[count++] = warp * warp_size + lane;
+    b.nwaiting_warp -= count;
+    /* Seeded runs also let the last lane wait its turn, so that which lane
+     * continues first is random too. */
+    if (w->grid->seeded)
+        ids[count++] = w->cur_tid;
+    maybe_shuffle(w, ids, count);
+    for (unsigned i = 0; i < count; i++)
+        make_ready(b, ids[i]);
+}
+
+void check_exit_against_warps(worker *w, unsigned tid)
+{
+    const block_state &b = *w->blk;
+    const unsigned warp = tid / warp_size, lane = tid % warp_size;
+    const warp_state &ws = b.warps[warp];
+    for (unsigned i = 0; i < ws.ngroups; i++) {
+        const warp_group &g = ws.groups[i];
+        if (!(g.mask >> lane & 1u))
+            continue;
+        char lanes[160];
+        format_lanes(lanes, sizeof lanes, g.arrived);
+        fail_thread(w, cudaErrorIllegalInstruction,
+                    "lane %u of warp %u exited while lanes %s wait for it at %s (%s:%d) with mask "
+                    "0x%08x: every lane of the mask must reach the operation",
+                    lane, warp, lanes, g.op, g.where.file, g.where.line, g.mask);
+    }
+}
+
+/* Appends "threads 0-15 wait at __shfl_sync (a.cu:12, mask 0xffffffff)" per
+ * waiting group, and the barrier's waiters grouped by call site. */
+void describe_waiters(worker *w, char *out, std::size_t cap)
+{
+    const block_state &b = *w->blk;
+    std::size_t len = 0;
+    out[0] = '\0';
+    const char *sep = "";
+    const unsigned nwarps = (b.n + warp_size - 1) / warp_size;
+    for (unsigned warp = 0; warp < nwarps; warp++) {
+        const warp_state &ws = b.warps[warp];
+        for (unsigned i = 0; i < ws.ngroups && len < cap; i++) {
+            const warp_group &g = ws.groups[i];
+            char lanes[160], missing[160];
+            format_lanes(lanes, sizeof lanes, g.arrived);
+            format_lanes(missing, sizeof missing, g.mask & ~g.arrived);
+            len += static_cast<std::size_t>(std::snprintf(
+                out + len, cap - len,
+                "%slanes %s of warp %u wait at %s (%s:%d, mask 0x%08x) for lanes %s", sep, lanes,
+                warp, g.op, g.where.file, g.where.line, g.mask, missing));
+            sep = "; ";
+        }
+    }
+    /* Barrier waiters, one entry per call site. */
+    static thread_local unsigned ids[max_block_threads];
+    static thread_local bool done[max_block_threads];
+    std::fill(done, done + b.nwaiting_barrier, false);
+    for (unsigned i = 0; i < b.nwaiting_barrier && len < cap; i++) {
+        if (done[i])
+            continue;
+        const here site = b.recs[b.barrier_waiters[i]].where;
+        unsigned count = 0;
+        for (unsigned j = i; j < b.nwaiting_barrier; j++) {
+            const here other = b.recs[b.barrier_waiters[j]].where;
+            if (!done[j] && other.line == site.line && std::strcmp(other.file, site.file) == 0) {
+                done[j] = true;
+                ids[count++] = b.barrier_waiters[j];
+            }
+        }
+        std::sort(ids, ids + count);
+        char ranges[512];
+        format_ranges(ranges, sizeof ranges, ids, count);
+        len += static_cast<std::size_t>(std::snprintf(out + len, cap - len,
+                                                      "%sthreads %s wait at __syncthreads (%s:%d)",
+                                                      sep, ranges, site.file, site.line));
+        sep = "; ";
+    }
+}
+
+} /* namespace engine */
+
+using namespace engine;
+
+detail::wait_switch detail::warp_arrive(unsigned mask, void *lane_data, warp_fn fn, void *ctx,
+                                        const char *op, here where)
+{
+    worker *w = tls_worker;
+    if (!w || !w->in_block)
+        return {nullptr, nullptr, ~0u}; /* host code has no warp: nothing to exchange */
+    block_state &b = *w->blk;
+    check_arrival(w, mask, op, where);
+    const unsigned tid = w->cur_tid, lane = tid % warp_size;
+    warp_state &ws = b.warps[tid / warp_size];
+    warp_group &g = join_group(w, ws, mask, op, where);
+    ws.lane_data[lane] = lane_data;
+    g.arrived |= 1u << lane;
+    thread_rec &r = b.recs[tid];
+    r.op = op;
+    r.where = where;
+    if (g.arrived == mask) {
+        complete_group(w, ws, g, fn, ctx);
+        if (!w->grid->seeded)
+            return {nullptr, nullptr, tid}; /* the last lane simply goes on */
+        return prepare_wait(w); /* complete_group queued it among the others */
+    }
+    b.state[tid] = ts_at_warp;
+    b.nwaiting_warp++;
+    return prepare_wait(w);
+}
+
+unsigned lane_id()
+{
+    worker *w = tls_worker;
+    return w && w->in_block ? w->cur_tid % warp_size : 0;
+}
+
+unsigned active_mask()
+{
+    worker *w = tls_worker;
+    if (!w || !w->in_block)
+        return 1u;
+    const block_state &b = *w->blk;
+    const unsigned warp = w->cur_tid / warp_size;
+    const unsigned lanes = existing_lanes(b.n, warp);
+    return lanes & ~exited_lanes(b, warp, lanes);
+}
+
+} /* namespace simtlab_emu */

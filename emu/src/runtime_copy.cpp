@@ -1,0 +1,241 @@
+/* simtlab CPU emulator — copies between host and device memory, memset,
+ * and pinned host memory.
+ *
+ * Every copy is checked against where its pointers live before any byte
+ * moves: "device" means inside a live cudaMalloc allocation, "host" means
+ * anything else, and a pointer in an allocation's guard page or slack is
+ * neither (it is an out-of-bounds device pointer). The kind must agree with
+ * that, so that swapped arguments, a host pointer passed as device memory
+ * and ranges past the end of an allocation are reported with the pointer,
+ * the allocation and the file:line that made it, rather than crashing.
+ * cudaMemcpyDefault infers the direction, as with unified addressing.
+ *
+ * The Async variants validate the stream and then run at once: the
+ * emulator executes streams eagerly, in submission order.
+ */
+#include "runtime_internal.hpp"
+
+#include <cerrno>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <mutex>
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+namespace simtlab_emu {
+namespace {
+
+std::mutex pinned_lock;
+std::map<void *, std::size_t> pinned; /* cudaMallocHost: ptr -> mapped bytes */
+
+std::size_t page_size()
+{
+    static const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    return page;
+}
+
+const char *kind_name(cudaMemcpyKind kind)
+{
+    switch (kind) {
+    case cudaMemcpyHostToHost: return "cudaMemcpyHostToHost";
+    case cudaMemcpyHostToDevice: return "cudaMemcpyHostToDevice";
+    case cudaMemcpyDeviceToHost: return "cudaMemcpyDeviceToHost";
+    case cudaMemcpyDeviceToDevice: return "cudaMemcpyDeviceToDevice";
+    case cudaMemcpyDefault: return "cudaMemcpyDefault";
+    }
+    return "an unknown cudaMemcpyKind";
+}
+
+/* Checks the pointers against the copy kind; on a mismatch says which
+ * pointer is where, and hints at swapped arguments when that would fit. */
+cudaError_t check_kind(const char *api, cudaMemcpyKind kind, const void *dst, bool dst_dev, const void *src,
+                       bool src_dev)
+{
+    bool want_dst_dev, want_src_dev;
+    switch (kind) {
+    case cudaMemcpyDefault: return cudaSuccess;
+    case cudaMemcpyHostToHost: want_dst_dev = false, want_src_dev = false; break;
+    case cudaMemcpyHostToDevice: want_dst_dev = true, want_src_dev = false; break;
+    case cudaMemcpyDeviceToHost: want_dst_dev = false, want_src_dev = true; break;
+    case cudaMemcpyDeviceToDevice: want_dst_dev = true, want_src_dev = true; break;
+    default:
+        runtime::diagnose("%s: kind %d is not a cudaMemcpyKind", api, static_cast<int>(kind));
+        return cudaErrorInvalidMemcpyDirection;
+    }
+    if (dst_dev == want_dst_dev && src_dev == want_src_dev)
+        return cudaSuccess;
+    bool swapped_fits = dst_dev == want_src_dev && src_dev == want_dst_dev;
+    const char *hint = swapped_fits ? " (did you swap dst and src?)" : "";
+    if (dst_dev != want_dst_dev)
+        runtime::diagnose("%s: %s but dst 0x%" PRIxPTR " is %s memory%s", api, kind_name(kind),
+                          reinterpret_cast<std::uintptr_t>(dst), dst_dev ? "device" : "host", hint);
+    else
+        runtime::diagnose("%s: %s but src 0x%" PRIxPTR " is %s memory%s", api, kind_name(kind),
+                          reinterpret_cast<std::uintptr_t>(src), src_dev ? "device" : "host", hint);
+    return cudaErrorInvalidValue;
+}
+
+/* cudaMemcpy and cudaMemcpyAsync after their own argument checks. */
+cudaError_t copy_checked(const char *api, void *dst, const void *src, std::size_t count, cudaMemcpyKind kind)
+{
+    if (static_cast<unsigned>(kind) > cudaMemcpyDefault) {
+        runtime::diagnose("%s: kind %d is not a cudaMemcpyKind", api, static_cast<int>(kind));
+        return cudaErrorInvalidMemcpyDirection;
+    }
+    if (count == 0)
+        return cudaSuccess;
+    if (!dst || !src) {
+        runtime::diagnose("%s: %s is NULL (count %zu)", api, !dst ? "dst" : "src", count);
+        return cudaErrorInvalidValue;
+    }
+    runtime::located ld = runtime::locate(dst), ls = runtime::locate(src);
+    char what[128];
+    if (ld.where == runtime::region::device_guard) {
+        std::snprintf(what, sizeof what, "%s: dst", api);
+        return runtime::reject_guard(ld, dst, what);
+    }
+    if (ls.where == runtime::region::device_guard) {
+        std::snprintf(what, sizeof what, "%s: src", api);
+        return runtime::reject_guard(ls, src, what);
+    }
+    bool dst_dev = ld.where == runtime::region::device, src_dev = ls.where == runtime::region::device;
+    cudaError_t e = check_kind(api, kind, dst, dst_dev, src, src_dev);
+    if (e != cudaSuccess)
+        return e;
+    std::snprintf(what, sizeof what, "%s dst", api);
+    if (dst_dev && (e = runtime::check_device_range(dst, count, what)) != cudaSuccess)
+        return e;
+    std::snprintf(what, sizeof what, "%s src", api);
+    if (src_dev && (e = runtime::check_device_range(src, count, what)) != cudaSuccess)
+        return e;
+    runtime::device_access open(dst_dev ? dst : nullptr, src_dev ? src : nullptr);
+    std::memmove(dst, src, count);
+    return cudaSuccess;
+}
+
+cudaError_t memset_checked(const char *api, void *ptr, int value, std::size_t count)
+{
+    if (count == 0)
+        return cudaSuccess;
+    char what[128];
+    std::snprintf(what, sizeof what, "%s devPtr", api);
+    cudaError_t e = runtime::check_device_range(ptr, count, what);
+    if (e != cudaSuccess)
+        return e;
+    runtime::device_access open(ptr);
+    std::memset(ptr, value, count);
+    return cudaSuccess;
+}
+
+} /* namespace */
+
+namespace runtime {
+bool is_pinned(const void *ptr)
+{
+    std::lock_guard<std::mutex> hold(pinned_lock);
+    return pinned.count(const_cast<void *>(ptr)) != 0;
+}
+} /* namespace runtime */
+} /* namespace simtlab_emu */
+
+using namespace simtlab_emu;
+
+extern "C" {
+
+cudaError_t cudaHostAlloc(void **ptr, size_t size, unsigned int flags)
+{
+    if (!ptr) {
+        runtime::diagnose("cudaHostAlloc(NULL, %zu): ptr is NULL", size);
+        return record_error(cudaErrorInvalidValue);
+    }
+    *ptr = nullptr;
+    if (flags > 0x7u) { /* Portable | Mapped | WriteCombined */
+        runtime::diagnose("cudaHostAlloc(%zu bytes): unknown flags 0x%x", size, flags);
+        return record_error(cudaErrorInvalidValue);
+    }
+    if (size == 0)
+        return cudaSuccess;
+    std::size_t bytes = (size + page_size() - 1) / page_size() * page_size();
+    void *p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+        runtime::diagnose("cudaMallocHost(%zu bytes): the host could not map it (%s)", size,
+                          std::strerror(errno));
+        return record_error(cudaErrorMemoryAllocation);
+    }
+    std::lock_guard<std::mutex> hold(pinned_lock);
+    pinned[p] = bytes;
+    *ptr = p;
+    return cudaSuccess;
+}
+
+cudaError_t cudaMallocHost(void **ptr, size_t size)
+{
+    return cudaHostAlloc(ptr, size, cudaHostAllocDefault);
+}
+
+cudaError_t cudaFreeHost(void *ptr)
+{
+    if (!ptr)
+        return cudaSuccess;
+    std::size_t bytes = 0;
+    {
+        std::lock_guard<std::mutex> hold(pinned_lock);
+        auto it = pinned.find(ptr);
+        if (it != pinned.end()) {
+            bytes = it->second;
+            pinned.erase(it);
+        }
+    }
+    if (bytes == 0) {
+        /* Outside pinned_lock: locate takes the registry lock, and
+         * diagnose_bad_free takes the two in the other order. */
+        bool device = runtime::locate(ptr).where != runtime::region::host;
+        runtime::diagnose("cudaFreeHost(0x%" PRIxPTR "): not memory from cudaMallocHost/cudaHostAlloc%s",
+                          reinterpret_cast<std::uintptr_t>(ptr),
+                          device ? "; it is device memory: free it with cudaFree" : "");
+        return record_error(cudaErrorInvalidValue);
+    }
+    munmap(ptr, bytes);
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
+{
+    cudaError_t e = runtime::check_context();
+    if (e == cudaSuccess)
+        e = record_error(copy_checked("cudaMemcpy", dst, src, count, kind));
+    return e;
+}
+
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+    cudaError_t e = runtime::check_context();
+    if (e == cudaSuccess)
+        e = record_error(runtime::check_stream(stream, "cudaMemcpyAsync"));
+    if (e == cudaSuccess) /* streams run eagerly, in order: copy now */
+        e = record_error(copy_checked("cudaMemcpyAsync", dst, src, count, kind));
+    return e;
+}
+
+cudaError_t cudaMemset(void *devPtr, int value, size_t count)
+{
+    cudaError_t e = runtime::check_context();
+    if (e == cudaSuccess)
+        e = record_error(memset_checked("cudaMemset", devPtr, value, count));
+    return e;
+}
+
+cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream)
+{
+    cudaError_t e = runtime::check_context();
+    if (e == cudaSuccess)
+        e = record_error(runtime::check_stream(stream, "cudaMemsetAsync"));
+    if (e == cudaSuccess)
+        e = record_error(memset_checked("cudaMemsetAsync", devPtr, value, count));
+    return e;
+}
+
+} /* extern "C" */

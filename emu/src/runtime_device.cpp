@@ -1,0 +1,386 @@
+/* simtlab CPU emulator — the one emulated device: properties, attributes,
+ * versions, synchronisation, reset, and per-kernel attributes.
+ *
+ * The device claims compute capability 8.0 (A100) by default, so that code
+ * written for sm_80 takes its sm_80 paths; SIMTLAB_EMU_CC=9.0 (or 90) makes
+ * it claim another, with that generation's shared-memory and occupancy
+ * limits. Sizes that describe the host (cores, RAM, cache) are the host's:
+ * the name says plainly that this is the emulator.
+ */
+#include "runtime_internal.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <unordered_map>
+
+#include <unistd.h>
+
+namespace simtlab_emu {
+namespace {
+
+/* Per compute capability, from the CUDA C++ Programming Guide, "Technical
+ * Specifications per Compute Capability": shared memory per SM, the most a
+ * block may opt in to, resident threads and blocks per SM. */
+struct generation {
+    int major, minor;
+    std::size_t shared_per_sm, shared_optin;
+    int threads_per_sm, blocks_per_sm;
+};
+const generation generations[] = {
+    {7, 0, 98304, 98304, 2048, 32},   /* V100: 96 KB */
+    {7, 5, 65536, 65536, 1024, 16},   /* T4: 64 KB */
+    {8, 0, 167936, 166912, 2048, 32}, /* A100: 164 KB per SM, 163 KB per block */
+    {8, 6, 102400, 101376, 1536, 16}, /* RTX 30: 100 KB, 99 KB */
+    {8, 7, 167936, 166912, 1536, 16}, /* Jetson Orin */
+    {8, 9, 102400, 101376, 1536, 24}, /* RTX 40 / L4 */
+    {9, 0, 233472, 232448, 2048, 32}, /* H100/H200: 228 KB, 227 KB */
+    {10, 0, 233472, 232448, 2048, 32},
+    {12, 0, 102400, 101376, 1536, 32},
+};
+
+/* A100's boost clock, 1410 MHz, in kHz as CUDA reports it. */
+constexpr int clock_rate_khz = 1410000;
+/* CUDA 13 dropped memoryClockRate from cudaDeviceProp; the attribute stays.
+ * The emulator's "device memory" is host DRAM, so we describe one DDR4-3200
+ * channel: 1600 MHz, double data rate, 64 bits wide. The doctor's
+ * 2 * clock * width / 8 then gives 25.6 GB/s, a plausible single-channel
+ * figure, and nobody mistakes it for HBM. */
+constexpr int memory_clock_rate_khz = 1600000;
+constexpr int memory_bus_width_bits = 64;
+/* Used when the host does not report its cache sizes: A100's L2, 40 MB. */
+constexpr int fallback_l2_bytes = 40 * 1024 * 1024;
+constexpr std::size_t default_shared_per_block = 48 * 1024;
+
+/* What cudaFuncSetAttribute set, for cudaFuncGetAttributes to report. The
+ * engine keeps its own copy (engine_set_max_dynamic_shared) to check
+ * launches against. */
+std::mutex function_lock;
+std::unordered_map<const void *, int> max_dynamic_shared;
+
+/* Parses "9.0", "8.6", "90" or "86" (also "100", "12.0"). */
+bool parse_cc(const char *text, int *major, int *minor)
+{
+    char *end = nullptr;
+    long a = std::strtol(text, &end, 10);
+    if (end == text)
+        return false;
+    if (*end == '.') {
+        const char *rest = end + 1;
+        long b = std::strtol(rest, &end, 10);
+        if (end == rest || *end != '\0' || b < 0 || b > 9)
+            return false;
+        *major = static_cast<int>(a), *minor = static_cast<int>(b);
+    } else {
+        if (*end != '\0' || a < 10)
+            return false;
+        *major = static_cast<int>(a / 10), *minor = static_cast<int>(a % 10);
+    }
+    return *major >= 1 && *major <= 12;
+}
+
+const generation &generation_for(int major, int minor)
+{
+    for (const generation &g : generations)
+        if (g.major == major && g.minor == minor)
+            return g;
+    for (const generation &g : generations)
+        if (g.major == 8 && g.minor == 0)
+            return g; /* unknown generation: A100's limits */
+    return generations[0];
+}
+
+int host_cores()
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? static_cast<int>(n) : 1;
+}
+
+int host_cache_bytes()
+{
+    long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    if (l2 > 0)
+        return static_cast<int>(l2);
+    long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    return l3 > 0 ? static_cast<int>(l3) : fallback_l2_bytes;
+}
+
+/* Half the host's RAM: the rest is left to the host program. */
+std::size_t host_memory_share()
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page <= 0)
+        return std::size_t{4} << 30;
+    return static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) / 2;
+}
+
+void compute_capability(int *major, int *minor)
+{
+    *major = 8, *minor = 0;
+    const char *env = std::getenv("SIMTLAB_EMU_CC");
+    if (env && *env && !parse_cc(env, major, minor)) {
+        runtime::diagnose("SIMTLAB_EMU_CC=%s is not a compute capability such as 8.0, 9.0 or 90; using 8.0", env);
+        *major = 8, *minor = 0;
+    }
+}
+
+cudaDeviceProp build_props()
+{
+    cudaDeviceProp p;
+    std::memset(&p, 0, sizeof p);
+    compute_capability(&p.major, &p.minor);
+    const generation &g = generation_for(p.major, p.minor);
+    p.multiProcessorCount = host_cores();
+    std::snprintf(p.name, sizeof p.name, "simtlab CPU emulator (sm_%d%d, %d host cores)", p.major, p.minor,
+                  p.multiProcessorCount);
+    p.totalGlobalMem = host_memory_share();
+    p.sharedMemPerBlock = default_shared_per_block;
+    p.regsPerBlock = 65536;
+    p.warpSize = 32;
+    p.memPitch = 2147483647;
+    p.maxThreadsPerBlock = 1024;
+    p.maxThreadsDim[0] = 1024, p.maxThreadsDim[1] = 1024, p.maxThreadsDim[2] = 64;
+    p.maxGridSize[0] = 2147483647, p.maxGridSize[1] = 65535, p.maxGridSize[2] = 65535;
+    p.totalConstMem = 65536;
+    p.integrated = 0; /* device memory is not host-accessible outside kernels */
+    p.concurrentKernels = 1;
+    p.asyncEngineCount = 1;
+    p.unifiedAddressing = 1;
+    p.memoryBusWidth = memory_bus_width_bits;
+    p.l2CacheSize = host_cache_bytes();
+    p.maxThreadsPerMultiProcessor = g.threads_per_sm;
+    p.sharedMemPerMultiprocessor = g.shared_per_sm;
+    p.regsPerMultiprocessor = 65536;
+    p.sharedMemPerBlockOptin = g.shared_optin;
+    p.maxBlocksPerMultiProcessor = g.blocks_per_sm;
+    return p;
+}
+
+cudaError_t check_device(int device, const char *api)
+{
+    if (device == 0)
+        return cudaSuccess;
+    runtime::diagnose("%s: device %d does not exist (the emulator has one device, 0)", api, device);
+    return cudaErrorInvalidDevice;
+}
+
+bool attribute_value(enum cudaDeviceAttr attr, int *value)
+{
+    const cudaDeviceProp &p = device_props();
+    switch (attr) {
+    case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; return true;
+    case cudaDevAttrMaxBlockDimX: *value = p.maxThreadsDim[0]; return true;
+    case cudaDevAttrMaxBlockDimY: *value = p.maxThreadsDim[1]; return true;
+    case cudaDevAttrMaxBlockDimZ: *value = p.maxThreadsDim[2]; return true;
+    case cudaDevAttrMaxGridDimX: *value = p.maxGridSize[0]; return true;
+    case cudaDevAttrMaxGridDimY: *value = p.maxGridSize[1]; return true;
+    case cudaDevAttrMaxGridDimZ: *value = p.maxGridSize[2]; return true;
+    case cudaDevAttrMaxSharedMemoryPerBlock: *value = static_cast<int>(p.sharedMemPerBlock); return true;
+    case cudaDevAttrTotalConstantMemory: *value = static_cast<int>(p.totalConstMem); return true;
+    case cudaDevAttrWarpSize: *value = p.warpSize; return true;
+    case cudaDevAttrMaxRegistersPerBlock: *value = p.regsPerBlock; return true;
+    case cudaDevAttrClockRate: *value = clock_rate_khz; return true;
+    case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; return true;
+    case cudaDevAttrConcurrentKernels: *value = p.concurrentKernels; return true;
+    case cudaDevAttrMemoryClockRate: *value = memory_clock_rate_khz; return true;
+    case cudaDevAttrGlobalMemoryBusWidth: *value = p.memoryBusWidth; return true;
+    case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; return true;
+    case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; return true;
+    case cudaDevAttrAsyncEngineCount: *value = p.asyncEngineCount; return true;
+    case cudaDevAttrComputeCapabilityMajor: *value = p.major; return true;
+    case cudaDevAttrComputeCapabilityMinor: *value = p.minor; return true;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = static_cast<int>(p.sharedMemPerMultiprocessor); return true;
+    case cudaDevAttrMaxRegistersPerMultiprocessor: *value = p.regsPerMultiprocessor; return true;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = static_cast<int>(p.sharedMemPerBlockOptin); return true;
+    case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; return true;
+    }
+    return false;
+}
+
+} /* namespace */
+
+const cudaDeviceProp &device_props()
+{
+    static const cudaDeviceProp props = build_props();
+    return props;
+}
+
+namespace runtime {
+void release_function_attributes()
+{
+    std::lock_guard<std::mutex> hold(function_lock);
+    max_dynamic_shared.clear();
+}
+} /* namespace runtime */
+} /* namespace simtlab_emu */
+
+using namespace simtlab_emu;
+
+extern "C" {
+
+int simtlab_emu_is_emulator(void)
+{
+    return 1;
+}
+
+cudaError_t cudaDriverGetVersion(int *driverVersion)
+{
+    if (!driverVersion)
+        return record_error(cudaErrorInvalidValue);
+    *driverVersion = CUDART_VERSION;
+    return cudaSuccess;
+}
+
+cudaError_t cudaRuntimeGetVersion(int *runtimeVersion)
+{
+    if (!runtimeVersion)
+        return record_error(cudaErrorInvalidValue);
+    *runtimeVersion = CUDART_VERSION;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGetDeviceCount(int *count)
+{
+    if (!count)
+        return record_error(cudaErrorInvalidValue);
+    *count = 1;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGetDevice(int *device)
+{
+    if (!device)
+        return record_error(cudaErrorInvalidValue);
+    *device = 0;
+    return cudaSuccess;
+}
+
+cudaError_t cudaSetDevice(int device)
+{
+    return record_error(check_device(device, "cudaSetDevice"));
+}
+
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
+{
+    if (!prop) {
+        runtime::diagnose("cudaGetDeviceProperties: prop is NULL");
+        return record_error(cudaErrorInvalidValue);
+    }
+    cudaError_t e = check_device(device, "cudaGetDeviceProperties");
+    if (e == cudaSuccess)
+        *prop = device_props();
+    return record_error(e);
+}
+
+cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device)
+{
+    if (!value) {
+        runtime::diagnose("cudaDeviceGetAttribute: value is NULL");
+        return record_error(cudaErrorInvalidValue);
+    }
+    cudaError_t e = check_device(device, "cudaDeviceGetAttribute");
+    if (e != cudaSuccess)
+        return record_error(e);
+    if (!attribute_value(attr, value)) {
+        runtime::diagnose("cudaDeviceGetAttribute: attribute %d is not one the emulator knows", static_cast<int>(attr));
+        return record_error(cudaErrorInvalidValue);
+    }
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSynchronize(void)
+{
+    engine_synchronize();
+    return runtime::check_context();
+}
+
+cudaError_t cudaDeviceReset(void)
+{
+    engine_synchronize();
+    runtime::release_all_allocations();
+    runtime::release_all_streams_and_events();
+    runtime::release_function_attributes();
+    runtime::clear_errors();
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes)
+{
+    if (!free_bytes || !total_bytes) {
+        runtime::diagnose("cudaMemGetInfo: %s is NULL", !free_bytes ? "free" : "total");
+        return record_error(cudaErrorInvalidValue);
+    }
+    cudaError_t e = runtime::check_context();
+    if (e != cudaSuccess)
+        return e;
+    std::size_t total = device_props().totalGlobalMem, used = runtime::live_device_bytes();
+    *total_bytes = total;
+    *free_bytes = used < total ? total - used : 0;
+    return cudaSuccess;
+}
+
+cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func)
+{
+    if (!attr) {
+        runtime::diagnose("cudaFuncGetAttributes: attr is NULL");
+        return record_error(cudaErrorInvalidValue);
+    }
+    if (!func) {
+        runtime::diagnose("cudaFuncGetAttributes: func is NULL (pass a __global__ function)");
+        return record_error(cudaErrorInvalidDeviceFunction);
+    }
+    const cudaDeviceProp &p = device_props();
+    std::size_t static_shared = kernel_static_shared_bytes(func);
+    std::memset(attr, 0, sizeof *attr);
+    attr->sharedSizeBytes = static_shared;
+    attr->maxThreadsPerBlock = p.maxThreadsPerBlock;
+    /* The emulator compiles no machine code, so there is no register count
+     * to report: 0 says "unknown", never a made-up number. */
+    attr->numRegs = 0;
+    attr->ptxVersion = attr->binaryVersion = p.major * 10 + p.minor;
+    std::size_t dyn = default_shared_per_block > static_shared ? default_shared_per_block - static_shared : 0;
+    {
+        /* CUDA's default is what is left of 48 KB after static shared. */
+        std::lock_guard<std::mutex> hold(function_lock);
+        auto it = max_dynamic_shared.find(func);
+        if (it != max_dynamic_shared.end())
+            dyn = static_cast<std::size_t>(it->second);
+    }
+    attr->maxDynamicSharedSizeBytes = static_cast<int>(dyn);
+    attr->preferredShmemCarveout = -1;
+    return cudaSuccess;
+}
+
+cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value)
+{
+    if (!func) {
+        runtime::diagnose("cudaFuncSetAttribute: func is NULL (pass a __global__ function)");
+        return record_error(cudaErrorInvalidDeviceFunction);
+    }
+    if (attr == cudaFuncAttributePreferredSharedMemoryCarveout) {
+        if (value < -1 || value > 100) {
+            runtime::diagnose("cudaFuncSetAttribute: carveout %d is not a percentage (0..100) or -1", value);
+            return record_error(cudaErrorInvalidValue);
+        }
+        return cudaSuccess; /* a hint; the emulator has no carveout to set */
+    }
+    if (attr != cudaFuncAttributeMaxDynamicSharedMemorySize) {
+        runtime::diagnose("cudaFuncSetAttribute: attribute %d is not one the emulator knows", static_cast<int>(attr));
+        return record_error(cudaErrorInvalidValue);
+    }
+    if (engine_set_max_dynamic_shared(func, value) != cudaSuccess) {
+        std::size_t optin = device_props().sharedMemPerBlockOptin;
+        std::size_t static_shared = kernel_static_shared_bytes(func);
+        runtime::diagnose("cudaFuncSetAttribute(MaxDynamicSharedMemorySize, %d): with %zu bytes of static shared "
+                          "memory the most this device (sm_%d%d) allows is %zu",
+                          value, static_shared, device_props().major, device_props().minor,
+                          static_shared < optin ? optin - static_shared : 0);
+        return record_error(cudaErrorInvalidValue);
+    }
+    std::lock_guard<std::mutex> hold(function_lock);
+    max_dynamic_shared[func] = value;
+    return cudaSuccess;
+}
+
+} /* extern "C" */

@@ -1,0 +1,568 @@
+/* simtlab CPU emulator — device memory: allocation, the registry the
+ * fault handler reads, and the leak list (copies: runtime_copy.cpp).
+ *
+ * Layout of one device allocation (each is its own mapping):
+ *
+ *   [guard page][ data pages ........ | data (size bytes) | slack ][guard page]
+ *                                     ^ base               ^ base+size
+ *
+ * The data ends at most 15 bytes before the upper guard page, so a kernel
+ * that reads or writes past the end faults at once (where a GPU would
+ * silently touch a neighbour), and the fault handler names the allocation.
+ * The start is rounded down to 16 bytes, which float4/int4 loads need. CUDA
+ * guarantees 256-byte alignment; we trade that for tight overflow detection.
+ * SIMTLAB_EMU_ALIGN=256 restores CUDA's alignment, with up to 255 bytes of
+ * slack. The slack holds a canary that device_memory_close() checks, so that
+ * writes into it are reported too.
+ *
+ * While no kernel runs, the data pages are PROT_NONE: a host dereference of
+ * a device pointer faults and the fault handler explains it, as the same
+ * bug would crash on a GPU machine. The runtime's own copies open only the
+ * allocations they touch.
+ *
+ * The registry has two views: a std::map by base address under a mutex, for
+ * the API, and a fixed array of slots, each guarded by a sequence counter,
+ * that the fault handler scans without locks.
+ */
+#include "runtime_internal.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+namespace simtlab_emu {
+namespace {
+
+/* One registry slot. `seq` is odd while the slot is being rewritten; a
+ * reader that sees the same even value before and after copying the slot
+ * has a consistent copy. */
+struct slot {
+    std::atomic<unsigned> seq;
+    bool live;
+    allocation alloc;
+    char *map_base;        /* the whole mapping, guards included */
+    std::size_t map_bytes;
+    char *data_pages;      /* first page after the lower guard */
+    std::size_t data_bytes; /* bytes of data pages */
+};
+
+/* Live allocations at once, at most. 32768 slots cost about 2.5 MB. */
+constexpr std::size_t max_slots = 32768;
+constexpr unsigned char canary_seed = 0xA5;
+
+slot slots[max_slots];
+std::atomic<std::size_t> slots_used{0}; /* high-water mark of slots[] */
+
+std::mutex registry_lock; /* guards everything below */
+std::map<std::uintptr_t, std::size_t> by_base; /* base -> slot index */
+std::vector<std::size_t> free_slots;
+std::unordered_map<std::uintptr_t, allocation> freed; /* for double-free messages */
+int open_depth = 0;         /* device_memory_open nesting */
+unsigned long next_serial = 1;
+std::size_t live_bytes = 0;
+
+std::size_t page_size()
+{
+    static const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    return page;
+}
+
+/* 16 by default; SIMTLAB_EMU_ALIGN may ask for another power of two from
+ * 16 to 4096 (256 gives CUDA's guarantee). */
+std::size_t data_alignment()
+{
+    static const std::size_t align = [] {
+        const char *env = std::getenv("SIMTLAB_EMU_ALIGN");
+        if (!env || !*env)
+            return std::size_t{16};
+        char *end = nullptr;
+        unsigned long v = std::strtoul(env, &end, 10);
+        bool power_of_two = v != 0 && (v & (v - 1)) == 0;
+        if (*end != '\0' || !power_of_two || v < 16 || v > 4096) {
+            runtime::diagnose("SIMTLAB_EMU_ALIGN=%s is not a power of two from 16 to 4096; using 16", env);
+            return std::size_t{16};
+        }
+        return static_cast<std::size_t>(v);
+    }();
+    return align;
+}
+
+unsigned char canary_byte(std::size_t i)
+{
+    return static_cast<unsigned char>(canary_seed ^ (i * 0x3Bu));
+}
+
+/* The slack between the end of the data and the guard page. */
+unsigned char *slack_begin(const slot &s) { return reinterpret_cast<unsigned char *>(s.alloc.base + s.alloc.size); }
+std::size_t slack_bytes(const slot &s)
+{
+    return static_cast<std::size_t>(s.data_pages + s.data_bytes - reinterpret_cast<char *>(slack_begin(s)));
+}
+
+void write_canary(const slot &s)
+{
+    unsigned char *p = slack_begin(s);
+    for (std::size_t i = 0, n = slack_bytes(s); i < n; ++i)
+        p[i] = canary_byte(i);
+}
+
+/* How many bytes past the end were overwritten (0 when the canary is whole). */
+std::size_t canary_damage(const slot &s)
+{
+    const unsigned char *p = slack_begin(s);
+    std::size_t last = 0;
+    for (std::size_t i = 0, n = slack_bytes(s); i < n; ++i)
+        if (p[i] != canary_byte(i))
+            last = i + 1;
+    return last;
+}
+
+/* mprotect on a range we mapped ourselves fails only with ENOMEM, when the
+ * kernel's table of mappings is full (vm.max_map_count); map_allocation
+ * checks its first call, and later failures show up as faults that the
+ * fault handler explains. */
+bool protect(const slot &s, bool accessible)
+{
+    return mprotect(s.data_pages, s.data_bytes, accessible ? PROT_READ | PROT_WRITE : PROT_NONE) == 0;
+}
+
+void slot_begin_write(slot &s)
+{
+    s.seq.fetch_add(1, std::memory_order_relaxed);
+    std::atomic_thread_fence(std::memory_order_release);
+}
+
+void slot_end_write(slot &s)
+{
+    s.seq.fetch_add(1, std::memory_order_release);
+}
+
+/* A consistent copy of slot i, or false if it is being rewritten. */
+bool read_slot(std::size_t i, slot *copy)
+{
+    unsigned before = slots[i].seq.load(std::memory_order_acquire);
+    if (before & 1u)
+        return false;
+    copy->live = slots[i].live;
+    copy->alloc = slots[i].alloc;
+    copy->map_base = slots[i].map_base;
+    copy->map_bytes = slots[i].map_bytes;
+    std::atomic_thread_fence(std::memory_order_acquire);
+    return slots[i].seq.load(std::memory_order_relaxed) == before;
+}
+
+void describe_origin(const allocation &a, char *out, std::size_t n)
+{
+    if (a.file)
+        std::snprintf(out, n, "allocated at %s:%d", a.file, a.line);
+    else
+        std::snprintf(out, n, "allocated by a cudaMalloc call without file:line");
+}
+
+/* ---- lookup under registry_lock ---------------------------------------- */
+
+/* The slot of the allocation containing addr, or -1. */
+long slot_containing(std::uintptr_t addr)
+{
+    auto it = by_base.upper_bound(addr);
+    if (it == by_base.begin())
+        return -1;
+    --it;
+    const slot &s = slots[it->second];
+    return addr < s.alloc.base + s.alloc.size ? static_cast<long>(it->second) : -1;
+}
+
+/* The slot whose mapping (guards and slack included) holds addr, or -1. */
+long slot_mapping(std::uintptr_t addr)
+{
+    auto it = by_base.upper_bound(addr);
+    if (it != by_base.end()) {
+        const slot &s = slots[it->second];
+        if (addr >= reinterpret_cast<std::uintptr_t>(s.map_base))
+            return static_cast<long>(it->second);
+    }
+    if (it == by_base.begin())
+        return -1;
+    --it;
+    const slot &s = slots[it->second];
+    std::uintptr_t end = reinterpret_cast<std::uintptr_t>(s.map_base) + s.map_bytes;
+    return addr < end ? static_cast<long>(it->second) : -1;
+}
+
+std::size_t take_slot()
+{
+    if (!free_slots.empty()) {
+        std::size_t i = free_slots.back();
+        free_slots.pop_back();
+        return i;
+    }
+    std::size_t i = slots_used.load(std::memory_order_relaxed);
+    if (i == max_slots)
+        return max_slots;
+    slots_used.store(i + 1, std::memory_order_release);
+    return i;
+}
+
+void at_exit_report()
+{
+    std::size_t n;
+    {
+        std::lock_guard<std::mutex> hold(registry_lock);
+        n = by_base.size();
+    }
+    if (n == 0)
+        return;
+    std::fprintf(stderr, "simtlab-emu: %zu device allocation%s still live at exit:\n", n, n == 1 ? "" : "s");
+    simtlab_emu_report_live_allocations(stderr);
+}
+
+/* Maps one allocation; returns its slot index, or max_slots on failure
+ * (with a diagnostic set). Called with registry_lock held. */
+std::size_t map_allocation(std::size_t size, const char *file, int line)
+{
+    std::size_t page = page_size();
+    std::size_t align = data_alignment();
+    std::size_t data_bytes = (size + align - 1 + page - 1) / page * page;
+    std::size_t map_bytes = data_bytes + 2 * page;
+    std::size_t index = take_slot();
+    if (index == max_slots) {
+        runtime::diagnose("cudaMalloc(%zu bytes): more than %zu device allocations live at once", size, max_slots);
+        return max_slots;
+    }
+    void *map = mmap(nullptr, map_bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (map == MAP_FAILED) {
+        free_slots.push_back(index);
+        runtime::diagnose("cudaMalloc(%zu bytes): the host could not map %zu bytes (%s)", size, map_bytes,
+                          std::strerror(errno));
+        return max_slots;
+    }
+    slot &s = slots[index];
+    if (mprotect(static_cast<char *>(map) + page, data_bytes, PROT_READ | PROT_WRITE) != 0) {
+        munmap(map, map_bytes);
+        free_slots.push_back(index);
+        runtime::diagnose("cudaMalloc(%zu bytes): the host could not change the protection of its pages (%s; "
+                          "too many live allocations for vm.max_map_count?)",
+                          size, std::strerror(errno));
+        return max_slots;
+    }
+    slot_begin_write(s);
+    s.map_base = static_cast<char *>(map);
+    s.map_bytes = map_bytes;
+    s.data_pages = s.map_base + page;
+    s.data_bytes = data_bytes;
+    std::uintptr_t end = reinterpret_cast<std::uintptr_t>(s.data_pages + data_bytes);
+    s.alloc.base = (end - size) & ~static_cast<std::uintptr_t>(align - 1);
+    s.alloc.size = size;
+    s.alloc.file = file;
+    s.alloc.line = line;
+    s.alloc.serial = next_serial++;
+    s.live = true;
+    slot_end_write(s);
+    write_canary(s); /* the pages are writable since the mprotect above */
+    if (open_depth == 0)
+        protect(s, false);
+    return index;
+}
+
+void unmap_slot(std::size_t index)
+{
+    slot &s = slots[index];
+    allocation gone = s.alloc;
+    char *map = s.map_base;
+    std::size_t bytes = s.map_bytes;
+    slot_begin_write(s);
+    s.live = false;
+    slot_end_write(s);
+    munmap(map, bytes);
+    by_base.erase(gone.base);
+    free_slots.push_back(index);
+    live_bytes -= gone.size;
+    if (freed.size() > 65536)
+        freed.clear(); /* bounded: the oldest double-free hints are lost */
+    freed[gone.base] = gone;
+}
+
+/* The diagnostic for a cudaFree argument that is not a live base. */
+void diagnose_bad_free(std::uintptr_t p)
+{
+    char origin[512];
+    long inside = slot_containing(p);
+    if (inside >= 0) {
+        const allocation &a = slots[inside].alloc;
+        describe_origin(a, origin, sizeof origin);
+        runtime::diagnose("cudaFree(0x%" PRIxPTR "): not the start of a device allocation; it is %" PRIuPTR
+                          " bytes into allocation #%lu (%zu bytes at 0x%" PRIxPTR ", %s)",
+                          p, p - a.base, a.serial, a.size, a.base, origin);
+        return;
+    }
+    auto was = freed.find(p);
+    if (was != freed.end()) {
+        describe_origin(was->second, origin, sizeof origin);
+        runtime::diagnose("cudaFree(0x%" PRIxPTR "): double free: device allocation #%lu (%zu bytes, %s) "
+                          "was already freed",
+                          p, was->second.serial, was->second.size, origin);
+        return;
+    }
+    bool is_pinned = runtime::is_pinned(reinterpret_cast<void *>(p));
+    runtime::diagnose("cudaFree(0x%" PRIxPTR "): not a device pointer (no live cudaMalloc allocation starts "
+                      "there)%s",
+                      p, is_pinned ? "; it is pinned host memory: free it with cudaFreeHost" : "");
+}
+
+} /* namespace */
+
+/* ---- internal.hpp ------------------------------------------------------ */
+
+bool find_allocation(std::uintptr_t addr, std::size_t window, allocation *out, std::ptrdiff_t *offset)
+{
+    /* No locks, no allocation: this runs in the fault handler. */
+    std::size_t n = slots_used.load(std::memory_order_acquire);
+    bool found = false;
+    std::uintptr_t best = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        slot s;
+        if (!read_slot(i, &s) || !s.live)
+            continue;
+        std::uintptr_t lo = s.alloc.base, hi = s.alloc.base + s.alloc.size;
+        std::uintptr_t distance = addr < lo ? lo - addr : (addr >= hi ? addr - hi + 1 : 0);
+        if (distance <= window && (!found || distance < best)) {
+            found = true;
+            best = distance;
+            *out = s.alloc;
+            *offset = static_cast<std::ptrdiff_t>(addr - lo);
+        }
+    }
+    return found;
+}
+
+void device_memory_open()
+{
+    std::lock_guard<std::mutex> hold(registry_lock);
+    if (open_depth++ > 0)
+        return;
+    for (const auto &entry : by_base)
+        protect(slots[entry.second], true);
+}
+
+cudaError_t device_memory_close()
+{
+    std::lock_guard<std::mutex> hold(registry_lock);
+    if (open_depth == 0 || --open_depth > 0)
+        return cudaSuccess;
+    cudaError_t result = cudaSuccess;
+    for (const auto &entry : by_base) {
+        slot &s = slots[entry.second];
+        std::size_t damage = canary_damage(s);
+        if (damage > 0 && result == cudaSuccess) {
+            char origin[512];
+            describe_origin(s.alloc, origin, sizeof origin);
+            runtime::diagnose("a kernel wrote up to %zu byte%s past the end of device allocation #%lu (%zu bytes at "
+                              "0x%" PRIxPTR ", %s); on a GPU this silently corrupts whatever lies next to it",
+                              damage, damage == 1 ? "" : "s", s.alloc.serial, s.alloc.size, s.alloc.base, origin);
+            result = cudaErrorIllegalAddress;
+        }
+        if (damage > 0)
+            write_canary(s); /* report each overflow once */
+        protect(s, false);
+    }
+    return result;
+}
+
+/* ---- runtime_internal.hpp ---------------------------------------------- */
+
+namespace runtime {
+
+/* A pointer in a guard page or the slack is neither host nor device memory. */
+cudaError_t reject_guard(const located &l, const void *ptr, const char *what)
+{
+    char origin[512];
+    describe_origin(l.alloc, origin, sizeof origin);
+    std::ptrdiff_t past = l.offset - static_cast<std::ptrdiff_t>(l.alloc.size);
+    if (l.offset >= 0)
+        diagnose("%s 0x%" PRIxPTR " is %td byte%s past the end of device allocation #%lu (%zu bytes at "
+                 "0x%" PRIxPTR ", %s)%s",
+                 what, reinterpret_cast<std::uintptr_t>(ptr), past, past == 1 ? "" : "s", l.alloc.serial,
+                 l.alloc.size, l.alloc.base, origin,
+                 past == 0 ? ": it is the end pointer, one past the last byte" : "");
+    else
+        diagnose("%s 0x%" PRIxPTR " is %td bytes before device allocation #%lu (%zu bytes at 0x%" PRIxPTR ", %s)",
+                 what, reinterpret_cast<std::uintptr_t>(ptr), -l.offset, l.alloc.serial, l.alloc.size, l.alloc.base,
+                 origin);
+    return cudaErrorInvalidValue;
+}
+
+located locate(const void *ptr)
+{
+    located l{region::host, allocation{}, 0};
+    std::uintptr_t addr = reinterpret_cast<std::uintptr_t>(ptr);
+    std::lock_guard<std::mutex> hold(registry_lock);
+    long i = slot_mapping(addr);
+    if (i < 0)
+        return l;
+    l.alloc = slots[i].alloc;
+    l.offset = static_cast<std::ptrdiff_t>(addr - l.alloc.base);
+    bool inside = addr >= l.alloc.base && addr < l.alloc.base + l.alloc.size;
+    l.where = inside ? region::device : region::device_guard;
+    return l;
+}
+
+cudaError_t check_device_range(const void *ptr, std::size_t bytes, const char *what)
+{
+    std::uintptr_t addr = reinterpret_cast<std::uintptr_t>(ptr);
+    located l = locate(ptr);
+    if (l.where == region::device_guard)
+        return reject_guard(l, ptr, what);
+    if (l.where == region::host) {
+        runtime::diagnose("%s 0x%" PRIxPTR " is not device memory (no live cudaMalloc allocation contains it)", what,
+                          addr);
+        return cudaErrorInvalidValue;
+    }
+    std::size_t room = l.alloc.size - static_cast<std::size_t>(l.offset);
+    if (bytes <= room)
+        return cudaSuccess;
+    char origin[512];
+    describe_origin(l.alloc, origin, sizeof origin);
+    std::size_t over = bytes - room;
+    runtime::diagnose("%s range 0x%" PRIxPTR " + %zu bytes runs %zu byte%s past the end of device allocation #%lu "
+                      "(%zu bytes at 0x%" PRIxPTR ", %s)",
+                      what, addr, bytes, over, over == 1 ? "" : "s", l.alloc.serial, l.alloc.size, l.alloc.base,
+                      origin);
+    return cudaErrorInvalidValue;
+}
+
+device_access::device_access(const void *a, const void *b, const void *c) : ptrs_{a, b, c}
+{
+    registry_lock.lock();
+    if (open_depth > 0)
+        return; /* a launch already holds everything open */
+    for (const void *p : ptrs_) {
+        long i = p ? slot_containing(reinterpret_cast<std::uintptr_t>(p)) : -1;
+        if (i >= 0)
+            protect(slots[i], true);
+    }
+}
+
+device_access::~device_access()
+{
+    if (open_depth == 0) {
+        for (const void *p : ptrs_) {
+            long i = p ? slot_containing(reinterpret_cast<std::uintptr_t>(p)) : -1;
+            if (i >= 0)
+                protect(slots[i], false);
+        }
+    }
+    registry_lock.unlock();
+}
+
+void release_all_allocations()
+{
+    std::lock_guard<std::mutex> hold(registry_lock);
+    while (!by_base.empty())
+        unmap_slot(by_base.begin()->second);
+}
+
+std::size_t live_device_bytes()
+{
+    std::lock_guard<std::mutex> hold(registry_lock);
+    return live_bytes;
+}
+
+} /* namespace runtime */
+} /* namespace simtlab_emu */
+
+using namespace simtlab_emu;
+
+extern "C" {
+
+#undef cudaMalloc
+cudaError_t cudaMalloc(void **devPtr, size_t size)
+{
+    return simtlab_emu_malloc_at(devPtr, size, nullptr, 0);
+}
+
+cudaError_t simtlab_emu_malloc_at(void **devPtr, size_t size, const char *file, int line)
+{
+    if (!devPtr) {
+        runtime::diagnose("cudaMalloc(NULL, %zu): devPtr is NULL: pass the address of a pointer (&d_ptr)", size);
+        return record_error(cudaErrorInvalidValue);
+    }
+    *devPtr = nullptr;
+    cudaError_t e = runtime::check_context();
+    if (e != cudaSuccess)
+        return e;
+    if (size == 0)
+        return cudaSuccess; /* what the CUDA runtime does: success, NULL */
+    std::size_t total = device_props().totalGlobalMem;
+    if (size > total || size > total - runtime::live_device_bytes()) {
+        runtime::diagnose("cudaMalloc(%zu bytes) at %s:%d: out of device memory (the emulated device has %zu bytes, "
+                          "%zu in use)",
+                          size, file ? file : "?", line, total, runtime::live_device_bytes());
+        return record_error(cudaErrorMemoryAllocation);
+    }
+    static std::once_flag handler_once;
+    std::call_once(handler_once, [] {
+        install_fault_handler();
+        std::atexit(at_exit_report);
+    });
+    std::lock_guard<std::mutex> hold(registry_lock);
+    std::size_t index = map_allocation(size, file, line);
+    if (index == max_slots)
+        return record_error(cudaErrorMemoryAllocation);
+    by_base[slots[index].alloc.base] = index;
+    freed.erase(slots[index].alloc.base);
+    live_bytes += size;
+    *devPtr = reinterpret_cast<void *>(slots[index].alloc.base);
+    return cudaSuccess;
+}
+
+cudaError_t cudaFree(void *devPtr)
+{
+    if (!devPtr)
+        return cudaSuccess;
+    std::uintptr_t p = reinterpret_cast<std::uintptr_t>(devPtr);
+    {
+        std::lock_guard<std::mutex> hold(registry_lock);
+        auto it = by_base.find(p);
+        if (it == by_base.end()) {
+            diagnose_bad_free(p);
+            return record_error(cudaErrorInvalidValue);
+        }
+        unmap_slot(it->second);
+    }
+    /* The memory is released even in a poisoned context, so that the leak
+     * list stays meaningful; the call still reports the sticky error. */
+    return runtime::check_context();
+}
+
+size_t simtlab_emu_report_live_allocations(void *FILE_stream)
+{
+    FILE *out = FILE_stream ? static_cast<FILE *>(FILE_stream) : stderr;
+    std::vector<allocation> live;
+    {
+        std::lock_guard<std::mutex> hold(registry_lock);
+        for (const auto &entry : by_base)
+            live.push_back(slots[entry.second].alloc);
+    }
+    std::sort(live.begin(), live.end(),
+              [](const allocation &a, const allocation &b) { return a.serial < b.serial; });
+    for (const allocation &a : live) {
+        char origin[512];
+        describe_origin(a, origin, sizeof origin);
+        std::fprintf(out, "  device allocation #%lu: %zu bytes at 0x%" PRIxPTR ", %s\n", a.serial, a.size, a.base,
+                     origin);
+    }
+    return live.size();
+}
+
+} /* extern "C" */

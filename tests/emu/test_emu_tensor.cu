@@ -1,0 +1,1038 @@
+/* Tests of the tensor-core emulation: kernels/common/sl_tensor.h (mma.sync
+ * m16n8k16, ldmatrix, cp.async) and nvcuda::wmma from emu/include/mma.h.
+ *
+ * Expected values come from the PTX ISA and the CUDA Programming Guide and
+ * from double-precision CPU references, never from the emulator's output:
+ *   - numeric tiles: random inputs that are exactly representable in f16 /
+ *     bf16 (printed seed; SIMTLAB_SEED=<n> repeats a run). Products of such
+ *     inputs are exact in float, so the only error is float accumulation:
+ *     K additions (16 per mma, 32 in the GEMM), each off by at most 2^-24
+ *     of a partial sum no larger than scale = sum |a*b| + |c|, i.e. below
+ *     2e-6 * scale; we allow 1e-5 * scale (alpha/beta add two roundings).
+ *   - layouts: hand-derived positions from the tables in PTX ISA 9.7.14.5.8
+ *     ("Matrix Fragments for mma.m16n8k16 with floating point type") and the
+ *     ldmatrix section (fragment layout of one 8x8 matrix).
+ *
+ * Build and run: cmake --build build --target test_emu_tensor &&
+ *                build/bin/test_emu_tensor --verbose
+ */
+#include <criterion/criterion.h>
+#include <mma.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/sl_tensor.h"
+
+using namespace nvcuda;
+
+/* ======================================================================
+ * Host helpers: seeds, exactly representable inputs, device buffers
+ * ====================================================================== */
+
+static unsigned test_seed(const char *test)
+{
+    const char *env = getenv("SIMTLAB_SEED");
+    unsigned seed = env ? (unsigned)strtoul(env, NULL, 0) : (unsigned)time(NULL) ^ ((unsigned)getpid() << 16);
+    if (seed == 0)
+        seed = 1; /* xorshift never leaves 0 */
+    fprintf(stderr, "%s: seed %u (SIMTLAB_SEED=%u repeats it)\n", test, seed, seed);
+    return seed;
+}
+
+static unsigned next_random(unsigned *state)
+{
+    unsigned x = *state;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    return *state = x;
+}
+
+/* m / 2048 with |m| < 2048 has at most 11 significant bits: exact in f16. */
+static double random_f16_value(unsigned *state)
+{
+    return (double)((int)(next_random(state) % 4095) - 2047) / 2048.0;
+}
+
+/* m / 256 with |m| < 256 has at most 8 significant bits: exact in bf16. */
+static double random_bf16_value(unsigned *state)
+{
+    return (double)((int)(next_random(state) % 511) - 255) / 256.0;
+}
+
+/* IEEE binary16 bits of v, which must be zero or a normal f16 value exactly:
+ * v = (1 + mantissa / 1024) * 2^(exponent - 15). */
+static unsigned short f16_bits(double v)
+{
+    if (v == 0.0)
+        return signbit(v) ? 0x8000 : 0;
+    int e;
+    const double f = frexp(fabs(v), &e); /* |v| = f * 2^e, f in [0.5, 1) */
+    const int exponent = e + 14;
+    const double mantissa = (2.0 * f - 1.0) * 1024.0;
+    cr_assert(exponent >= 1 && exponent <= 30 && mantissa == floor(mantissa),
+              "test bug: %.17g is not a normal f16 value", v);
+    return (unsigned short)((v < 0 ? 0x8000 : 0) | exponent << 10 | (int)mantissa);
+}
+
+/* bfloat16 is the upper half of a float; v must need no rounding. */
+static unsigned short bf16_bits(double v)
+{
+    const float f = (float)v;
+    unsigned bits;
+    memcpy(&bits, &f, sizeof bits);
+    cr_assert((double)f == v && (bits & 0xffffu) == 0, "test bug: %.17g is not a bf16 value", v);
+    return (unsigned short)(bits >> 16);
+}
+
+/* Every buffer a test makes, freed by release_device_buffers (each suite's
+ * .fini), so that a failing assertion leaks nothing either. */
+static void *device_buffers[16];
+static int device_buffer_count;
+
+static void release_device_buffers(void)
+{
+    int failed = 0;
+    for (int i = 0; i < device_buffer_count; ++i)
+        failed |= cudaFree(device_buffers[i]) != cudaSuccess;
+    device_buffer_count = 0;
+    if (failed) /* a test that failed its launch on purpose poisoned the context */
+        cudaDeviceReset();
+}
+
+TestSuite(mma_m16n8k16, .fini = release_device_buffers);
+TestSuite(ldmatrix, .fini = release_device_buffers);
+TestSuite(cp_async, .fini = release_device_buffers);
+TestSuite(pipeline, .fini = release_device_buffers);
+TestSuite(wmma, .fini = release_device_buffers);
+
+static void *to_device(const void *host, size_t bytes)
+{
+    void *dev = NULL;
+    cr_assert_lt(device_buffer_count, 16, "test bug: too many device buffers");
+    cr_assert_eq(cudaMalloc(&dev, bytes), cudaSuccess, "cudaMalloc(%zu)", bytes);
+    device_buffers[device_buffer_count++] = dev;
+    if (host)
+        cr_assert_eq(cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice), cudaSuccess);
+    else
+        cr_assert_eq(cudaMemset(dev, 0xff, bytes), cudaSuccess); /* poison outputs */
+    return dev;
+}
+
+static void from_device(void *host, const void *dev, size_t bytes)
+{
+    cr_assert_eq(cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost), cudaSuccess);
+}
+
+static void expect_launch_ok(const char *kernel)
+{
+    cudaError_t e = cudaGetLastError();
+    cr_assert_eq(e, cudaSuccess, "%s: launch: %s: %s", kernel, cudaGetErrorName(e), simtlab_emu_last_diagnostic());
+    e = cudaDeviceSynchronize();
+    cr_assert_eq(e, cudaSuccess, "%s: %s: %s", kernel, cudaGetErrorName(e), simtlab_emu_last_diagnostic());
+}
+
+/* The launch failed with `want` and the diagnostic mentions `phrase`. */
+static void expect_launch_failure(const char *kernel, cudaError_t want, const char *phrase)
+{
+    const cudaError_t e = cudaGetLastError();
+    const char *diag = simtlab_emu_last_diagnostic();
+    cr_assert_eq(e, want, "%s: got %s, expected %s (diagnostic: %s)", kernel, cudaGetErrorName(e),
+                 cudaGetErrorName(want), diag);
+    cr_assert(strstr(diag, phrase) != NULL, "%s: the diagnostic should mention \"%s\": %s", kernel, phrase, diag);
+}
+
+/* |got - ref| <= 1e-5 * scale, where scale = sum |terms|; NaN never passes. */
+static void expect_close(double got, double ref, double scale, const char *what, int i, int j)
+{
+    cr_assert(fabs(got - ref) <= 1e-5 * scale + 1e-30, "%s[%d][%d] = %.9g, reference %.9g (scale %.3g)", what, i, j,
+              got, ref, scale);
+}
+
+/* ======================================================================
+ * mma.sync m16n8k16: kernels
+ * ====================================================================== */
+
+/* Builds each lane's fragments from whole matrices as the PTX ISA table says
+ * (g = lane / 4, t = lane % 4): a[r] = A[g + 8 (r % 2)][2t + 8 (r / 2) + {0,1}],
+ * b[r] = B[2t + 8r + {0,1}][g], c[i] = C[g + 8 (i / 2)][2t + i % 2]. */
+__global__ void mma_whole_tile(const unsigned short *a, const unsigned short *b, const float *c, float *d, int bf16)
+{
+    const unsigned lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+    unsigned fa[4], fb[2];
+    float fc[4], fd[4];
+    for (unsigned r = 0; r < 4; ++r) {
+        const unsigned row = g + 8 * (r % 2), col = 2 * t + 8 * (r / 2);
+        fa[r] = a[row * 16 + col] | (unsigned)a[row * 16 + col + 1] << 16;
+    }
+    for (unsigned r = 0; r < 2; ++r) {
+        const unsigned k = 2 * t + 8 * r;
+        fb[r] = b[k * 8 + g] | (unsigned)b[(k + 1) * 8 + g] << 16;
+    }
+    for (unsigned i = 0; i < 4; ++i)
+        fc[i] = c[(g + 8 * (i / 2)) * 8 + 2 * t + i % 2];
+    if (bf16)
+        sl_mma_m16n8k16_bf16_f32(fd, fa, fb, fc);
+    else
+        sl_mma_m16n8k16_f16_f32(fd, fa, fb, fc);
+    for (unsigned i = 0; i < 4; ++i)
+        d[(g + 8 * (i / 2)) * 8 + 2 * t + i % 2] = fd[i];
+}
+
+/* Registers in, registers out: lane L uses a[L][0..3], b[L][0..1], c[L][0..3]. */
+__global__ void mma_raw_registers(const unsigned *a, const unsigned *b, const float *c, float *d, int bf16)
+{
+    const unsigned lane = threadIdx.x;
+    float fd[4];
+    if (bf16)
+        sl_mma_m16n8k16_bf16_f32(fd, a + lane * 4, b + lane * 2, c + lane * 4);
+    else
+        sl_mma_m16n8k16_f16_f32(fd, a + lane * 4, b + lane * 2, c + lane * 4);
+    for (unsigned i = 0; i < 4; ++i)
+        d[lane * 4 + i] = fd[i];
+}
+
+/* Half of the warp reaches the mma: the other half returns early. */
+__global__ void mma_divergent(const unsigned *a, const unsigned *b, const float *c, float *d)
+{
+    const unsigned lane = threadIdx.x;
+    if (lane >= 16)
+        return;
+    float fd[4];
+    sl_mma_m16n8k16_f16_f32(fd, a + lane * 4, b + lane * 2, c + lane * 4);
+    d[lane] = fd[0];
+}
+
+/* ======================================================================
+ * mma.sync m16n8k16: tests
+ * ====================================================================== */
+
+/* Runs one random 16x16 * 16x8 (+ C) tile and checks all 128 outputs. */
+static void check_random_tile(const char *test, int bf16, int with_c)
+{
+    unsigned state = test_seed(test);
+    unsigned short ha[256], hb[128];
+    double va[256], vb[128];
+    float hc[128], hd[128];
+    for (int i = 0; i < 256; ++i) {
+        va[i] = bf16 ? random_bf16_value(&state) : random_f16_value(&state);
+        ha[i] = bf16 ? bf16_bits(va[i]) : f16_bits(va[i]);
+    }
+    for (int i = 0; i < 128; ++i) {
+        vb[i] = bf16 ? random_bf16_value(&state) : random_f16_value(&state);
+        hb[i] = bf16 ? bf16_bits(vb[i]) : f16_bits(vb[i]);
+        hc[i] = with_c ? (float)((int)(next_random(&state) % 2001) - 1000) / 64.0f : 0.0f;
+    }
+    void *da = to_device(ha, sizeof ha), *db = to_device(hb, sizeof hb), *dc = to_device(hc, sizeof hc);
+    void *dd = to_device(NULL, sizeof hd);
+    mma_whole_tile<<<1, 32>>>((const unsigned short *)da, (const unsigned short *)db, (const float *)dc,
+                              (float *)dd, bf16);
+    expect_launch_ok("mma_whole_tile");
+    from_device(hd, dd, sizeof hd);
+    for (int m = 0; m < 16; ++m)
+        for (int n = 0; n < 8; ++n) {
+            double ref = hc[m * 8 + n], scale = fabs(ref);
+            for (int k = 0; k < 16; ++k) {
+                ref += va[m * 16 + k] * vb[k * 8 + n];
+                scale += fabs(va[m * 16 + k] * vb[k * 8 + n]);
+            }
+            expect_close(hd[m * 8 + n], ref, scale, "D", m, n);
+        }
+}
+
+Test(mma_m16n8k16, f16_tile_matches_double_reference)
+{
+    check_random_tile("mma_m16n8k16/f16_tile", 0, 0);
+}
+
+Test(mma_m16n8k16, bf16_tile_matches_double_reference)
+{
+    check_random_tile("mma_m16n8k16/bf16_tile", 1, 0);
+}
+
+Test(mma_m16n8k16, accumulates_onto_nonzero_c)
+{
+    check_random_tile("mma_m16n8k16/accumulate_f16", 0, 1);
+    check_random_tile("mma_m16n8k16/accumulate_bf16", 1, 1);
+}
+
+/* Raw per-lane registers, run and returned as d[32][4]. */
+struct raw_tile {
+    unsigned a[32][4];
+    unsigned b[32][2];
+    float c[32][4];
+    float d[32][4];
+};
+
+static void run_raw_as(struct raw_tile *t, int bf16)
+{
+    void *da = to_device(t->a, sizeof t->a), *db = to_device(t->b, sizeof t->b), *dc = to_device(t->c, sizeof t->c);
+    void *dd = to_device(NULL, sizeof t->d);
+    mma_raw_registers<<<1, 32>>>((const unsigned *)da, (const unsigned *)db, (const float *)dc, (float *)dd, bf16);
+    expect_launch_ok("mma_raw_registers");
+    from_device(t->d, dd, sizeof t->d);
+    release_device_buffers();
+}
+
+static void run_raw(struct raw_tile *t)
+{
+    run_raw_as(t, 0);
+}
+
+/* The registers of an A given as A[m][k] = value(m, k), per the PTX table. */
+static void encode_a(struct raw_tile *t, double (*value)(int m, int k))
+{
+    for (int lane = 0; lane < 32; ++lane)
+        for (int r = 0; r < 4; ++r) {
+            const int row = lane / 4 + 8 * (r % 2), col = 2 * (lane % 4) + 8 * (r / 2);
+            t->a[lane][r] = f16_bits(value(row, col)) | (unsigned)f16_bits(value(row, col + 1)) << 16;
+        }
+}
+
+static void encode_b(struct raw_tile *t, double (*value)(int k, int n))
+{
+    for (int lane = 0; lane < 32; ++lane)
+        for (int r = 0; r < 2; ++r) {
+            const int k = 2 * (lane % 4) + 8 * r, n = lane / 4;
+            t->b[lane][r] = f16_bits(value(k, n)) | (unsigned)f16_bits(value(k + 1, n)) << 16;
+        }
+}
+
+static double identity_16(int m, int k) { return m == k ? 1.0 : 0.0; }
+static double code_of_position(int k, int n) { return k * 8 + n; }        /* 0..127, exact in f16 */
+static double selector_mod8(int k, int n) { return k % 8 == n ? 1.0 : 0.0; } /* D[m][n] = A[m][n] + A[m][n+8] */
+
+/* With A = I, D = B: each output names the B element it came from, so
+ * D's positions can be checked against the C/D table by hand. */
+Test(mma_m16n8k16, d_registers_hold_the_rows_and_columns_of_the_ptx_table)
+{
+    static struct raw_tile t;
+    memset(&t, 0, sizeof t);
+    encode_a(&t, identity_16);
+    encode_b(&t, code_of_position);
+    run_raw(&t);
+    /* lane 5: groupID 1, threadID_in_group 1 */
+    cr_expect_eq(t.d[5][0], 1 * 8 + 2, "lane 5 d[0] is row 1, col 2");
+    cr_expect_eq(t.d[5][1], 1 * 8 + 3, "lane 5 d[1] is row 1, col 3");
+    cr_expect_eq(t.d[5][2], 9 * 8 + 2, "lane 5 d[2] is row 1+8=9, col 2*1+0=2");
+    cr_expect_eq(t.d[5][3], 9 * 8 + 3, "lane 5 d[3] is row 9, col 3");
+    cr_expect_eq(t.d[0][0], 0, "lane 0 d[0] is row 0, col 0");
+    cr_expect_eq(t.d[17][1], 4 * 8 + 3, "lane 17 (g 4, t 1) d[1] is row 4, col 3");
+    cr_expect_eq(t.d[31][3], 15 * 8 + 7, "lane 31 d[3] is row 15, col 7");
+    for (int lane = 0; lane < 32; ++lane)
+        for (int i = 0; i < 4; ++i) {
+            const int row = lane / 4 + 8 * (i / 2), col = 2 * (lane % 4) + i % 2;
+            cr_assert_eq(t.d[lane][i], row * 8 + col, "lane %d d[%d]", lane, i);
+        }
+}
+
+/* One A element set by hand in a register: which D holds the result says
+ * which A position that register half is. */
+Test(mma_m16n8k16, a_register_halves_are_the_positions_of_the_ptx_table)
+{
+    static struct raw_tile t;
+    memset(&t, 0, sizeof t);
+    encode_b(&t, selector_mod8);
+    /* lane 5 (g 1, t 1) a[1] low half is a2: row g+8 = 9, col 2t = 2 */
+    t.a[5][1] = 0x3c00u; /* 1.0 */
+    /* lane 30 (g 7, t 2) a[2] high half is a5: row g = 7, col 2t+1+8 = 13 */
+    t.a[30][2] = 0x4000u << 16; /* 2.0 */
+    run_raw(&t);
+    /* D[9][2] = A[9][2] = 1: row 9 = g+8 (g 1), col 2 = 2t (t 1) -> lane 5 d[2].
+     * D[7][5] = A[7][13] = 2: row 7 = g (g 7), col 5 = 2t+1 (t 2) -> lane 30 d[1]. */
+    for (int lane = 0; lane < 32; ++lane)
+        for (int i = 0; i < 4; ++i) {
+            const float want = (lane == 5 && i == 2) ? 1.0f : (lane == 30 && i == 1) ? 2.0f : 0.0f;
+            cr_assert_eq(t.d[lane][i], want, "lane %d d[%d] = %g, expected %g", lane, i, t.d[lane][i], want);
+        }
+}
+
+Test(mma_m16n8k16, b_register_halves_are_the_positions_of_the_ptx_table)
+{
+    static struct raw_tile t;
+    memset(&t, 0, sizeof t);
+    encode_a(&t, identity_16);
+    /* lane 6 (g 1, t 2) b[1] high half is b3: row 2t+1+8 = 13, col g = 1 */
+    t.b[6][1] = 0x3c00u << 16;
+    run_raw(&t);
+    /* D = B: D[13][1] = 1, row 13 = g+8 (g 5), col 1 = 2t+1 (t 0) -> lane 20 d[3]. */
+    for (int lane = 0; lane < 32; ++lane)
+        for (int i = 0; i < 4; ++i) {
+            const float want = (lane == 20 && i == 3) ? 1.0f : 0.0f;
+            cr_assert_eq(t.d[lane][i], want, "lane %d d[%d] = %g, expected %g", lane, i, t.d[lane][i], want);
+        }
+}
+
+Test(mma_m16n8k16, c_is_added_at_the_position_of_d)
+{
+    static struct raw_tile t;
+    memset(&t, 0, sizeof t);
+    for (int lane = 0; lane < 32; ++lane)
+        for (int i = 0; i < 4; ++i)
+            t.c[lane][i] = (float)(lane * 4 + i) + 0.5f;
+    encode_a(&t, identity_16);
+    encode_b(&t, code_of_position);
+    run_raw(&t);
+    for (int lane = 0; lane < 32; ++lane)
+        for (int i = 0; i < 4; ++i) {
+            const int row = lane / 4 + 8 * (i / 2), col = 2 * (lane % 4) + i % 2;
+            cr_assert_eq(t.d[lane][i], row * 8 + col + lane * 4 + i + 0.5f, "lane %d d[%d]", lane, i);
+        }
+}
+
+/* Column 0 of A (a[0] low half of the lanes with t = 0) holds the 16-bit
+ * pattern `bits`, everything else of A is zero, and B selects
+ * D[m][n] = A[m][n] + A[m][n+8]: d[0] of those lanes is the input, decoded.
+ * (Infinity must meet only exact zeros in B: inf * 0 is NaN.) */
+static float decode_through_mma(unsigned short bits, int bf16)
+{
+    static struct raw_tile t;
+    memset(&t, 0, sizeof t);
+    const unsigned one = bf16 ? 0x3f80u : 0x3c00u;
+    for (int lane = 0; lane < 32; ++lane) {
+        t.a[lane][0] = lane % 4 == 0 ? bits : 0;
+        for (int r = 0; r < 2; ++r) { /* selector_mod8, in either format */
+            const int k = 2 * (lane % 4) + 8 * r, n = lane / 4;
+            t.b[lane][r] = (k % 8 == n ? one : 0) | (unsigned)((k + 1) % 8 == n ? one : 0) << 16;
+        }
+    }
+    run_raw_as(&t, bf16);
+    for (int lane = 4; lane < 32; lane += 4)
+        cr_assert(memcmp(&t.d[lane][0], &t.d[0][0], sizeof(float)) == 0, "lane %d d[0] differs from lane 0", lane);
+    return t.d[0][0];
+}
+
+/* binary16 (IEEE 754): exponent bias 15, 10 mantissa bits; exponent 0 is
+ * zero/subnormal (mantissa * 2^-24), exponent 31 is infinity or NaN. */
+Test(mma_m16n8k16, f16_inputs_decode_subnormals_infinity_and_nan)
+{
+    cr_expect_eq(decode_through_mma(0x0001, 0), ldexpf(1.0f, -24), "smallest subnormal 2^-24");
+    cr_expect_eq(decode_through_mma(0x03ff, 0), ldexpf(1023.0f, -24), "largest subnormal");
+    cr_expect_eq(decode_through_mma(0x0400, 0), ldexpf(1.0f, -14), "smallest normal 2^-14");
+    cr_expect_eq(decode_through_mma(0x7bff, 0), 65504.0f, "largest finite");
+    cr_expect_eq(decode_through_mma(0xc500, 0), -5.0f, "-5 = -(1 + 256/1024) * 2^2");
+    cr_expect(isinf(decode_through_mma(0xfc00, 0)) && decode_through_mma(0xfc00, 0) < 0, "-infinity");
+    cr_expect(isnan(decode_through_mma(0x7e00, 0)), "NaN stays NaN");
+}
+
+/* bfloat16: the upper 16 bits of a binary32. */
+Test(mma_m16n8k16, bf16_inputs_decode_as_the_upper_half_of_a_float)
+{
+    cr_expect_eq(decode_through_mma(0x3f80, 1), 1.0f);
+    cr_expect_eq(decode_through_mma(0x4049, 1), 3.140625f, "0x4049: (1 + 73/128) * 2");
+    cr_expect_eq(decode_through_mma(0xc2f7, 1), -123.5f, "0xc2f7: -(1 + 119/128) * 2^6");
+    const float inf = decode_through_mma(0x7f80, 1);
+    cr_expect(isinf(inf) && inf > 0, "+infinity, got %g", inf);
+    cr_expect(isnan(decode_through_mma(0x7fc0, 1)), "NaN stays NaN");
+}
+
+Test(mma_m16n8k16, a_call_from_half_the_warp_fails_the_launch)
+{
+    static struct raw_tile t;
+    memset(&t, 0, sizeof t);
+    void *da = to_device(t.a, sizeof t.a), *db = to_device(t.b, sizeof t.b), *dc = to_device(t.c, sizeof t.c);
+    void *dd = to_device(NULL, sizeof t.d);
+    mma_divergent<<<1, 32>>>((const unsigned *)da, (const unsigned *)db, (const float *)dc, (float *)dd);
+    expect_launch_failure("mma_divergent", cudaErrorIllegalInstruction, "mma.sync");
+}
+
+/* ======================================================================
+ * ldmatrix
+ * ====================================================================== */
+
+/* Four 8x8 matrices in shared memory with rows padded to 16 elements (rows
+ * need not be contiguous, only 16-byte aligned). Lanes 8j..8j+7 pass the
+ * rows of matrix j; lanes beyond 8 * count pass NULL, which ldmatrix must
+ * ignore. Unloaded registers keep the sentinel 0xdeadbeef. */
+__global__ void ldmatrix_kernel(const unsigned short *m, unsigned *out, int count, int trans)
+{
+    __shared__ unsigned short tiles[4][8][16];
+    const unsigned lane = threadIdx.x;
+    for (unsigned i = lane; i < 4 * 64; i += 32)
+        tiles[i / 64][i / 8 % 8][i % 8] = m[i];
+    __syncwarp();
+    const void *row = lane < 8u * count ? (const void *)&tiles[lane / 8][lane % 8][0] : NULL;
+    unsigned r[4] = {0xdeadbeefu, 0xdeadbeefu, 0xdeadbeefu, 0xdeadbeefu};
+    if (count == 1 && !trans)
+        sl_ldmatrix_x1(r, row);
+    else if (count == 1)
+        sl_ldmatrix_x1_trans(r, row);
+    else if (count == 2 && !trans)
+        sl_ldmatrix_x2(r, row);
+    else if (count == 2)
+        sl_ldmatrix_x2_trans(r, row);
+    else if (!trans)
+        sl_ldmatrix_x4(r, row);
+    else
+        sl_ldmatrix_x4_trans(r, row);
+    for (unsigned j = 0; j < 4; ++j)
+        out[lane * 4 + j] = r[j];
+}
+
+/* A row address one element (2 bytes) past a 16-byte boundary. */
+__global__ void ldmatrix_misaligned(unsigned *out)
+{
+    __shared__ unsigned short tile[8][16];
+    const unsigned lane = threadIdx.x;
+    for (unsigned i = 0; i < 16; ++i)
+        tile[lane % 8][i] = (unsigned short)i;
+    __syncwarp();
+    unsigned r[1];
+    sl_ldmatrix_x1(r, &tile[lane % 8][lane == 3 ? 1 : 0]);
+    out[lane] = r[0];
+}
+
+static unsigned short element(int matrix, int row, int col)
+{
+    return (unsigned short)(0x1000 + matrix * 64 + row * 8 + col); /* all distinct */
+}
+
+static void check_ldmatrix(int count, int trans)
+{
+    unsigned short hm[256];
+    unsigned hout[128];
+    for (int i = 0; i < 256; ++i)
+        hm[i] = element(i / 64, i / 8 % 8, i % 8);
+    void *dm = to_device(hm, sizeof hm), *dout = to_device(NULL, sizeof hout);
+    ldmatrix_kernel<<<1, 32>>>((const unsigned short *)dm, (unsigned *)dout, count, trans);
+    expect_launch_ok("ldmatrix_kernel");
+    from_device(hout, dout, sizeof hout);
+    for (int lane = 0; lane < 32; ++lane)
+        for (int j = 0; j < 4; ++j) {
+            /* PTX ISA ldmatrix: lane L holds row L/4, elements 2(L%4) and
+             * 2(L%4)+1; with .trans the same positions of the transpose. */
+            const int a = lane / 4, b = 2 * (lane % 4);
+            const unsigned lo = trans ? element(j, b, a) : element(j, a, b);
+            const unsigned hi = trans ? element(j, b + 1, a) : element(j, a, b + 1);
+            const unsigned want = j < count ? (lo | hi << 16) : 0xdeadbeefu;
+            cr_assert_eq(hout[lane * 4 + j], want, "x%d%s lane %d r[%d] = 0x%08x, expected 0x%08x", count,
+                         trans ? ".trans" : "", lane, j, hout[lane * 4 + j], want);
+        }
+    /* The figure's own example positions, spelled out. */
+    if (!trans)
+        cr_expect_eq(hout[5 * 4], element(0, 1, 2) | (unsigned)element(0, 1, 3) << 16, "lane 5: row 1, cols 2-3");
+    else
+        cr_expect_eq(hout[5 * 4], element(0, 2, 1) | (unsigned)element(0, 3, 1) << 16, "lane 5 .trans: col 1, rows 2-3");
+}
+
+Test(ldmatrix, x1_gives_each_lane_its_row_pair) { check_ldmatrix(1, 0); }
+Test(ldmatrix, x2_loads_the_second_matrix_into_r1) { check_ldmatrix(2, 0); }
+Test(ldmatrix, x4_loads_four_matrices) { check_ldmatrix(4, 0); }
+Test(ldmatrix, x1_trans_gives_the_transposed_pairs) { check_ldmatrix(1, 1); }
+Test(ldmatrix, x2_trans_gives_the_transposed_pairs) { check_ldmatrix(2, 1); }
+Test(ldmatrix, x4_trans_gives_the_transposed_pairs) { check_ldmatrix(4, 1); }
+
+Test(ldmatrix, a_misaligned_row_address_fails_the_launch)
+{
+    void *dout = to_device(NULL, 32 * sizeof(unsigned));
+    ldmatrix_misaligned<<<1, 32>>>((unsigned *)dout);
+    expect_launch_failure("ldmatrix_misaligned", cudaErrorMisalignedAddress, "16-byte aligned");
+}
+
+/* ======================================================================
+ * cp.async
+ * ====================================================================== */
+
+/* 16 bytes, aligned as cp.async needs; __align__ on the type so that the
+ * alignment holds for shared arrays of it under both compilers. */
+struct __align__(16) chunk {
+    unsigned w[4];
+};
+
+#define POISON 0x7fbadbadu
+
+__device__ void poison(struct chunk *c)
+{
+    for (int i = 0; i < 4; ++i)
+        c->w[i] = POISON;
+}
+
+/* Copy, commit, read before the wait, wait, read again. */
+__global__ void cp_async_visibility(const struct chunk *src, struct chunk *before, struct chunk *after)
+{
+    __shared__ struct chunk buf[32];
+    const unsigned tid = threadIdx.x;
+    poison(&buf[tid]);
+    sl_cp_async_16(&buf[tid], &src[tid]);
+    sl_cp_async_commit();
+    before[tid] = buf[tid];
+    sl_cp_async_wait_group(0);
+    after[tid] = buf[tid];
+}
+
+/* Two groups; wait_group(1) retires only the older one. out[tid][0..3]:
+ * (x, y) after wait_group(1), then (x, y) after wait_group(0). */
+__global__ void cp_async_two_groups(const struct chunk *src, struct chunk *out)
+{
+    __shared__ struct chunk x[32], y[32];
+    const unsigned tid = threadIdx.x;
+    poison(&x[tid]);
+    poison(&y[tid]);
+    sl_cp_async_16(&x[tid], &src[tid]);
+    sl_cp_async_commit();
+    sl_cp_async_16(&y[tid], &src[32 + tid]);
+    sl_cp_async_commit();
+    sl_cp_async_wait_group(1);
+    out[tid * 4 + 0] = x[tid];
+    out[tid * 4 + 1] = y[tid];
+    sl_cp_async_wait_group(0);
+    out[tid * 4 + 2] = x[tid];
+    out[tid * 4 + 3] = y[tid];
+}
+
+/* An uncommitted copy is not waited for by wait_group(0), but wait_all
+ * commits it first. An empty group counts as the most recent group. */
+__global__ void cp_async_uncommitted_and_empty(const struct chunk *src, struct chunk *out)
+{
+    __shared__ struct chunk x[32], y[32];
+    const unsigned tid = threadIdx.x;
+    poison(&x[tid]);
+    poison(&y[tid]);
+    sl_cp_async_16(&x[tid], &src[tid]);
+    sl_cp_async_wait_group(0); /* x is not in any group yet */
+    out[tid * 4 + 0] = x[tid];
+    sl_cp_async_wait_all();
+    out[tid * 4 + 1] = x[tid];
+    sl_cp_async_16(&y[tid], &src[32 + tid]);
+    sl_cp_async_commit();
+    sl_cp_async_commit(); /* empty */
+    sl_cp_async_wait_group(1); /* only the empty group may stay pending */
+    out[tid * 4 + 2] = y[tid];
+}
+
+__global__ void cp_async_never_waited(const struct chunk *src, struct chunk *out)
+{
+    __shared__ struct chunk buf[32];
+    const unsigned tid = threadIdx.x;
+    sl_cp_async_16(&buf[tid], &src[tid]);
+    sl_cp_async_commit();
+    out[tid] = src[tid]; /* and returns without a wait */
+}
+
+__global__ void cp_async_misaligned(const struct chunk *src)
+{
+    __shared__ struct chunk buf[32];
+    const unsigned tid = threadIdx.x;
+    sl_cp_async_16(&buf[tid], (const char *)&src[tid] + (tid == 7 ? 4 : 0));
+    sl_cp_async_wait_all();
+}
+
+/* The last thread reads one chunk past the end of src[32]. */
+__global__ void cp_async_out_of_bounds(const struct chunk *src)
+{
+    __shared__ struct chunk buf[32];
+    const unsigned tid = threadIdx.x;
+    sl_cp_async_16(&buf[tid], &src[tid + (tid == 31 ? 1 : 0)]);
+    sl_cp_async_wait_all();
+}
+
+static void fill_chunks(struct chunk *c, int n, unsigned seed)
+{
+    unsigned state = seed;
+    for (int i = 0; i < n; ++i)
+        for (int w = 0; w < 4; ++w) {
+            c[i].w[w] = next_random(&state);
+            if (c[i].w[w] == POISON)
+                c[i].w[w] = 1;
+        }
+}
+
+static void expect_chunk(const struct chunk *got, const struct chunk *want, const char *what, int tid)
+{
+    for (int w = 0; w < 4; ++w)
+        cr_assert_eq(got->w[w], want->w[w], "%s (thread %d, word %d): 0x%08x, expected 0x%08x", what, tid, w,
+                     got->w[w], want->w[w]);
+}
+
+static const struct chunk poison_chunk = {{POISON, POISON, POISON, POISON}};
+
+Test(cp_async, data_is_not_visible_before_the_wait_and_is_after)
+{
+    struct chunk src[32], before[32], after[32];
+    fill_chunks(src, 32, test_seed("cp_async/visibility"));
+    void *ds = to_device(src, sizeof src), *db = to_device(NULL, sizeof before), *da = to_device(NULL, sizeof after);
+    cp_async_visibility<<<1, 32>>>((const struct chunk *)ds, (struct chunk *)db, (struct chunk *)da);
+    expect_launch_ok("cp_async_visibility");
+    from_device(before, db, sizeof before);
+    from_device(after, da, sizeof after);
+    for (int t = 0; t < 32; ++t) {
+        expect_chunk(&before[t], &poison_chunk, "before wait_group(0): still the poison", t);
+        expect_chunk(&after[t], &src[t], "after wait_group(0): the copied data", t);
+    }
+}
+
+Test(cp_async, wait_group_1_retires_only_the_older_of_two_groups)
+{
+    struct chunk src[64], out[128];
+    fill_chunks(src, 64, test_seed("cp_async/two_groups"));
+    void *ds = to_device(src, sizeof src), *dout = to_device(NULL, sizeof out);
+    cp_async_two_groups<<<1, 32>>>((const struct chunk *)ds, (struct chunk *)dout);
+    expect_launch_ok("cp_async_two_groups");
+    from_device(out, dout, sizeof out);
+    for (int t = 0; t < 32; ++t) {
+        expect_chunk(&out[t * 4 + 0], &src[t], "group 1 after wait_group(1)", t);
+        expect_chunk(&out[t * 4 + 1], &poison_chunk, "group 2 after wait_group(1)", t);
+        expect_chunk(&out[t * 4 + 2], &src[t], "group 1 after wait_group(0)", t);
+        expect_chunk(&out[t * 4 + 3], &src[32 + t], "group 2 after wait_group(0)", t);
+    }
+}
+
+Test(cp_async, wait_all_commits_open_copies_and_empty_groups_count)
+{
+    struct chunk src[64], out[128];
+    fill_chunks(src, 64, test_seed("cp_async/uncommitted"));
+    void *ds = to_device(src, sizeof src), *dout = to_device(NULL, sizeof out);
+    cp_async_uncommitted_and_empty<<<1, 32>>>((const struct chunk *)ds, (struct chunk *)dout);
+    expect_launch_ok("cp_async_uncommitted_and_empty");
+    from_device(out, dout, sizeof out);
+    for (int t = 0; t < 32; ++t) {
+        expect_chunk(&out[t * 4 + 0], &poison_chunk, "uncommitted copy after wait_group(0)", t);
+        expect_chunk(&out[t * 4 + 1], &src[t], "after wait_all", t);
+        expect_chunk(&out[t * 4 + 2], &src[32 + t], "group before an empty group, after wait_group(1)", t);
+    }
+}
+
+Test(cp_async, a_thread_that_exits_with_copies_pending_fails_the_launch)
+{
+    struct chunk src[32];
+    fill_chunks(src, 32, 7);
+    void *ds = to_device(src, sizeof src), *dout = to_device(NULL, sizeof src);
+    cp_async_never_waited<<<1, 32>>>((const struct chunk *)ds, (struct chunk *)dout);
+    expect_launch_failure("cp_async_never_waited", cudaErrorLaunchFailure, "cp.async");
+}
+
+Test(cp_async, a_misaligned_source_fails_the_launch)
+{
+    struct chunk src[32];
+    fill_chunks(src, 32, 9);
+    void *ds = to_device(src, sizeof src);
+    cp_async_misaligned<<<1, 32>>>((const struct chunk *)ds);
+    expect_launch_failure("cp_async_misaligned", cudaErrorMisalignedAddress, "16-byte aligned");
+}
+
+Test(cp_async, a_source_past_the_end_of_its_allocation_fails_at_the_issuing_line)
+{
+    struct chunk src[32];
+    fill_chunks(src, 32, 11);
+    void *ds = to_device(src, sizeof src);
+    cp_async_out_of_bounds<<<1, 32>>>((const struct chunk *)ds);
+    expect_launch_failure("cp_async_out_of_bounds", cudaErrorIllegalAddress, "offset 512 of device allocation");
+}
+
+/* ======================================================================
+ * cp.async -> ldmatrix -> mma.sync, the way a tensor-core GEMM uses them
+ * ====================================================================== */
+
+/* A (16x16) and B (16x8, k x n, row-major) staged in shared memory by
+ * cp.async; A's fragments by ldmatrix.x4 (matrix j = rows 8 (j % 2),
+ * columns 8 (j / 2)), B's by ldmatrix.x2.trans (mma wants B by columns). */
+__global__ void pipeline_tile(const struct chunk *a, const struct chunk *b, float *d)
+{
+    __shared__ struct chunk sa[32], sb[16]; /* A: 2 chunks per row; B: 1 */
+    const unsigned lane = threadIdx.x;
+    sl_cp_async_16(&sa[lane], &a[lane]);
+    if (lane < 16)
+        sl_cp_async_16(&sb[lane], &b[lane]);
+    sl_cp_async_wait_all();
+    __syncwarp();
+    const unsigned short *a16 = (const unsigned short *)sa, *b16 = (const unsigned short *)sb;
+    const unsigned j = lane / 8;
+    unsigned fa[4], fb[2];
+    sl_ldmatrix_x4(fa, a16 + ((j % 2) * 8 + lane % 8) * 16 + (j / 2) * 8);
+    sl_ldmatrix_x2_trans(fb, b16 + ((j % 2) * 8 + lane % 8) * 8);
+    const float zero[4] = {0, 0, 0, 0};
+    float fd[4];
+    sl_mma_m16n8k16_f16_f32(fd, fa, fb, zero);
+    const unsigned g = lane / 4, t = lane % 4;
+    for (unsigned i = 0; i < 4; ++i)
+        d[(g + 8 * (i / 2)) * 8 + 2 * t + i % 2] = fd[i];
+}
+
+Test(pipeline, cp_async_ldmatrix_mma_computes_a_tile)
+{
+    unsigned state = test_seed("pipeline/tile");
+    unsigned short ha[256], hb[128];
+    double va[256], vb[128];
+    float hd[128];
+    for (int i = 0; i < 256; ++i)
+        ha[i] = f16_bits(va[i] = random_f16_value(&state));
+    for (int i = 0; i < 128; ++i)
+        hb[i] = f16_bits(vb[i] = random_f16_value(&state));
+    void *da = to_device(ha, sizeof ha), *db = to_device(hb, sizeof hb), *dd = to_device(NULL, sizeof hd);
+    pipeline_tile<<<1, 32>>>((const struct chunk *)da, (const struct chunk *)db, (float *)dd);
+    expect_launch_ok("pipeline_tile");
+    from_device(hd, dd, sizeof hd);
+    for (int m = 0; m < 16; ++m)
+        for (int n = 0; n < 8; ++n) {
+            double ref = 0, scale = 0;
+            for (int k = 0; k < 16; ++k) {
+                ref += va[m * 16 + k] * vb[k * 8 + n];
+                scale += fabs(va[m * 16 + k] * vb[k * 8 + n]);
+            }
+            expect_close(hd[m * 8 + n], ref, scale, "D", m, n);
+        }
+}
+
+/* ======================================================================
+ * nvcuda::wmma
+ * ====================================================================== */
+
+/* D = alpha * A * B + beta * C on one tile: A row-major, B column-major,
+ * C and D row-major; the scaling is element-wise on the fragments, which is
+ * portable because every fragment shares one element mapping. */
+__global__ void wmma_one_tile(const __half *a, const __half *b, const float *c, float *d, float alpha, float beta)
+{
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> fa;
+    wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::col_major> fb;
+    wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc, fc;
+    wmma::fill_fragment(acc, 0.0f);
+    wmma::load_matrix_sync(fa, a, 16);
+    wmma::load_matrix_sync(fb, b, 16);
+    wmma::load_matrix_sync(fc, c, 16, wmma::mem_row_major);
+    wmma::mma_sync(acc, fa, fb, acc);
+    for (int i = 0; i < acc.num_elements; ++i)
+        acc.x[i] = alpha * acc.x[i] + beta * fc.x[i];
+    wmma::store_matrix_sync(d, acc, 16, wmma::mem_row_major);
+}
+
+/* C (M x N) = A (M x K) * B (K x N), one warp per 16x16 tile of C. With
+ * a_col_major, A is stored column-major (ldm M); B is stored column-major
+ * (ldm K); C is stored row-major (ldm N) or, with c_col_major, column-major. */
+__global__ void wmma_gemm(const __half *a, const __half *b, float *c, int m, int n, int k, int a_col_major,
+                          int c_col_major)
+{
+    const int warp = (int)((blockIdx.x * blockDim.x + threadIdx.x) / 32);
+    const int tiles_n = n / 16;
+    if (warp >= (m / 16) * tiles_n)
+        return; /* the whole warp leaves together */
+    const int tm = warp / tiles_n, tn = warp % tiles_n;
+    wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+    wmma::fill_fragment(acc, 0.0f);
+    for (int kk = 0; kk < k; kk += 16) {
+        wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::col_major> fb;
+        wmma::load_matrix_sync(fb, b + (size_t)tn * 16 * k + kk, k);
+        if (a_col_major) {
+            wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::col_major> fa;
+            wmma::load_matrix_sync(fa, a + (size_t)kk * m + tm * 16, m);
+            wmma::mma_sync(acc, fa, fb, acc);
+        } else {
+            wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> fa;
+            wmma::load_matrix_sync(fa, a + (size_t)tm * 16 * k + kk, k);
+            wmma::mma_sync(acc, fa, fb, acc);
+        }
+    }
+    if (c_col_major)
+        wmma::store_matrix_sync(c + (size_t)tn * 16 * m + tm * 16, acc, m, wmma::mem_col_major);
+    else
+        wmma::store_matrix_sync(c + (size_t)tm * 16 * n + tn * 16, acc, n, wmma::mem_row_major);
+}
+
+/* The bf16 flavour: D = A * B with both row-major. */
+__global__ void wmma_one_tile_bf16(const __nv_bfloat16 *a, const __nv_bfloat16 *b, float *d)
+{
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, __nv_bfloat16, wmma::row_major> fa;
+    wmma::fragment<wmma::matrix_b, 16, 16, 16, __nv_bfloat16, wmma::row_major> fb;
+    wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+    wmma::fill_fragment(acc, 0.0f);
+    wmma::load_matrix_sync(fa, a, 16);
+    wmma::load_matrix_sync(fb, b, 16);
+    wmma::mma_sync(acc, fa, fb, acc);
+    wmma::store_matrix_sync(d, acc, 16, wmma::mem_row_major);
+}
+
+/* __half accumulators: D (half) = A * B + C (half), C column-major. */
+__global__ void wmma_half_accumulator(const __half *a, const __half *b, const __half *c, __half *d)
+{
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> fa;
+    wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::row_major> fb;
+    wmma::fragment<wmma::accumulator, 16, 16, 16, __half> acc;
+    wmma::load_matrix_sync(fa, a, 16);
+    wmma::load_matrix_sync(fb, b, 16);
+    wmma::load_matrix_sync(acc, c, 16, wmma::mem_col_major);
+    wmma::mma_sync(acc, fa, fb, acc);
+    wmma::store_matrix_sync(d, acc, 16, wmma::mem_row_major);
+}
+
+/* Lane 9 passes another ldm than the rest of the warp. */
+__global__ void wmma_lanes_disagree(const __half *a)
+{
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> fa;
+    wmma::load_matrix_sync(fa, a, threadIdx.x == 9 ? 32 : 16);
+}
+
+/* Lanes 0-15 load, lanes 16-31 skip the load and exit. */
+__global__ void wmma_divergent(const __half *a)
+{
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> fa;
+    if (threadIdx.x < 16)
+        wmma::load_matrix_sync(fa, a, 16);
+}
+
+/* A tile pointer 8 bytes past a 32-byte boundary. */
+__global__ void wmma_misaligned(const __half *a)
+{
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> fa;
+    wmma::load_matrix_sync(fa, a + 4, 16);
+}
+
+/* Random f16 matrix as bits (for the device) and values (for the reference). */
+static void random_f16_matrix(unsigned short *bits, double *values, int count, unsigned *state)
+{
+    for (int i = 0; i < count; ++i)
+        bits[i] = f16_bits(values[i] = random_f16_value(state));
+}
+
+Test(wmma, one_tile_with_alpha_and_beta_matches_double_reference)
+{
+    unsigned state = test_seed("wmma/one_tile");
+    static unsigned short ha[256], hb[256];
+    static double va[256], vb[256];
+    static float hc[256], hd[256];
+    random_f16_matrix(ha, va, 256, &state);
+    random_f16_matrix(hb, vb, 256, &state); /* B column-major: (k, n) at n * 16 + k */
+    for (int i = 0; i < 256; ++i)
+        hc[i] = (float)((int)(next_random(&state) % 2001) - 1000) / 128.0f;
+    const float alpha = 1.5f, beta = -0.25f;
+    void *da = to_device(ha, sizeof ha), *db = to_device(hb, sizeof hb), *dc = to_device(hc, sizeof hc);
+    void *dd = to_device(NULL, sizeof hd);
+    wmma_one_tile<<<1, 32>>>((const __half *)da, (const __half *)db, (const float *)dc, (float *)dd, alpha, beta);
+    expect_launch_ok("wmma_one_tile");
+    from_device(hd, dd, sizeof hd);
+    for (int m = 0; m < 16; ++m)
+        for (int n = 0; n < 16; ++n) {
+            double ab = 0, scale = 0;
+            for (int k = 0; k < 16; ++k) {
+                ab += va[m * 16 + k] * vb[n * 16 + k];
+                scale += fabs(va[m * 16 + k] * vb[n * 16 + k]);
+            }
+            const double ref = alpha * ab + beta * hc[m * 16 + n];
+            expect_close(hd[m * 16 + n], ref, fabs(alpha) * scale + fabs(beta * hc[m * 16 + n]), "D", m, n);
+        }
+}
+
+Test(wmma, bf16_tile_matches_double_reference)
+{
+    unsigned state = test_seed("wmma/bf16_tile");
+    static unsigned short ha[256], hb[256];
+    static double va[256], vb[256];
+    static float hd[256];
+    for (int i = 0; i < 256; ++i) {
+        ha[i] = bf16_bits(va[i] = random_bf16_value(&state));
+        hb[i] = bf16_bits(vb[i] = random_bf16_value(&state)); /* B row-major: (k, n) at k * 16 + n */
+    }
+    void *da = to_device(ha, sizeof ha), *db = to_device(hb, sizeof hb), *dd = to_device(NULL, sizeof hd);
+    wmma_one_tile_bf16<<<1, 32>>>((const __nv_bfloat16 *)da, (const __nv_bfloat16 *)db, (float *)dd);
+    expect_launch_ok("wmma_one_tile_bf16");
+    from_device(hd, dd, sizeof hd);
+    for (int m = 0; m < 16; ++m)
+        for (int n = 0; n < 16; ++n) {
+            double ref = 0, scale = 0;
+            for (int k = 0; k < 16; ++k) {
+                ref += va[m * 16 + k] * vb[k * 16 + n];
+                scale += fabs(va[m * 16 + k] * vb[k * 16 + n]);
+            }
+            expect_close(hd[m * 16 + n], ref, scale, "D", m, n);
+        }
+}
+
+/* The value of binary16 bits (any finite pattern), for checking results. */
+static double f16_value(unsigned short h)
+{
+    const int exponent = h >> 10 & 0x1f, mantissa = h & 0x3ff;
+    const double magnitude = exponent == 0 ? ldexp(mantissa, -24) : ldexp(1024 + mantissa, exponent - 25);
+    cr_assert(exponent != 0x1f, "unexpected infinity or NaN 0x%04x", h);
+    return (h & 0x8000) ? -magnitude : magnitude;
+}
+
+Test(wmma, half_accumulator_tile_is_the_reference_rounded_to_half)
+{
+    unsigned state = test_seed("wmma/half_accumulator");
+    static unsigned short ha[256], hb[256], hc[256], hd[256];
+    static double va[256], vb[256], vc[256];
+    random_f16_matrix(ha, va, 256, &state);
+    random_f16_matrix(hb, vb, 256, &state); /* row-major: (k, n) at k * 16 + n */
+    random_f16_matrix(hc, vc, 256, &state); /* column-major: (m, n) at n * 16 + m */
+    void *da = to_device(ha, sizeof ha), *db = to_device(hb, sizeof hb), *dc = to_device(hc, sizeof hc);
+    void *dd = to_device(NULL, sizeof hd);
+    wmma_half_accumulator<<<1, 32>>>((const __half *)da, (const __half *)db, (const __half *)dc, (__half *)dd);
+    expect_launch_ok("wmma_half_accumulator");
+    from_device(hd, dd, sizeof hd);
+    for (int m = 0; m < 16; ++m)
+        for (int n = 0; n < 16; ++n) {
+            double ref = vc[n * 16 + m], scale = fabs(ref);
+            for (int k = 0; k < 16; ++k) {
+                ref += va[m * 16 + k] * vb[k * 16 + n];
+                scale += fabs(va[m * 16 + k] * vb[k * 16 + n]);
+            }
+            /* one rounding to f16: at most half an ulp, 2^-11 relative (or
+             * 2^-25 absolute among subnormals), on top of the float sum */
+            const double got = f16_value(hd[m * 16 + n]);
+            cr_assert(fabs(got - ref) <= ldexp(1, -11) * fabs(ref) + ldexp(1, -25) + 1e-5 * scale,
+                      "D[%d][%d] = %.9g, reference %.9g", m, n, got, ref);
+        }
+}
+
+static void check_wmma_gemm(const char *test, int a_col_major, int c_col_major)
+{
+    enum { M = 48, N = 64, K = 32 };
+    unsigned state = test_seed(test);
+    static unsigned short ha[M * K], hb[K * N];
+    static double va[M * K], vb[K * N];
+    static float hc[M * N];
+    random_f16_matrix(ha, va, M * K, &state); /* A(i, k) at i*K + k, or k*M + i if column-major */
+    random_f16_matrix(hb, vb, K * N, &state); /* B(k, j) at j*K + k */
+    void *da = to_device(ha, sizeof ha), *db = to_device(hb, sizeof hb), *dc = to_device(NULL, sizeof hc);
+    /* 12 tiles, 4 warps per block: 3 blocks of 128 threads */
+    wmma_gemm<<<3, 128>>>((const __half *)da, (const __half *)db, (float *)dc, M, N, K, a_col_major, c_col_major);
+    expect_launch_ok("wmma_gemm");
+    from_device(hc, dc, sizeof hc);
+    for (int i = 0; i < M; ++i)
+        for (int j = 0; j < N; ++j) {
+            double ref = 0, scale = 0;
+            for (int k = 0; k < K; ++k) {
+                const double p = (a_col_major ? va[k * M + i] : va[i * K + k]) * vb[j * K + k];
+                ref += p;
+                scale += fabs(p);
+            }
+            expect_close(c_col_major ? hc[j * M + i] : hc[i * N + j], ref, scale, "C", i, j);
+        }
+}
+
+Test(wmma, gemm_48x32_by_32x64_with_twelve_warps)
+{
+    check_wmma_gemm("wmma/gemm_row_major", 0, 0);
+}
+
+Test(wmma, gemm_with_column_major_a_and_c)
+{
+    check_wmma_gemm("wmma/gemm_col_major", 1, 1);
+}
+
+Test(wmma, a_load_from_half_the_warp_fails_the_launch)
+{
+    static unsigned short ha[256];
+    void *da = to_device(ha, sizeof ha);
+    wmma_divergent<<<1, 32>>>((const __half *)da);
+    expect_launch_failure("wmma_divergent", cudaErrorIllegalInstruction, "wmma::load_matrix_sync");
+}
+
+Test(wmma, a_misaligned_tile_pointer_fails_the_launch)
+{
+    static unsigned short ha[512];
+    void *da = to_device(ha, sizeof ha);
+    wmma_misaligned<<<1, 32>>>((const __half *)da);
+    expect_launch_failure("wmma_misaligned", cudaErrorMisalignedAddress, "32-byte");
+}
+
+Test(wmma, lanes_that_pass_different_arguments_fail_the_launch)
+{
+    static unsigned short ha[512];
+    void *da = to_device(ha, sizeof ha);
+    wmma_lanes_disagree<<<1, 32>>>((const __half *)da);
+    expect_launch_failure("wmma_lanes_disagree", cudaErrorLaunchFailure, "lane 9 (ptr");
+}

@@ -168,6 +168,13 @@ static void runner_entry(fctx::transfer_t t)
         }
         w->cur_tid = tid;
         body(closure);
+        /* Device-side libraries (cp.async queues) may hold per-thread state:
+         * they check it, and may fail the launch, as the thread exits. */
+        {
+            const thread_rec &rec = b.recs[tid];
+            if (rec.slot_epoch == b.epoch && (rec.slots[0] || rec.slots[1] || rec.slots[2] || rec.slots[3]))
+                release_thread_slots();
+        }
         /* The thread returned: it has exited. */
         b.state[tid] = ts_exited;
         b.live--;

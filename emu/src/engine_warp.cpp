@@ -234,8 +234,13 @@ detail::wait_switch detail::warp_arrive(unsigned mask, void *lane_data, warp_fn 
     r.where = where;
     if (g.arrived == mask) {
         complete_group(w, ws, g, fn, ctx);
-        if (!w->grid->seeded)
-            return {nullptr, nullptr, tid}; /* the last lane simply goes on */
+        if (!w->grid->seeded) {
+            /* The last lane simply goes on, on the stack it runs on: record
+             * it, since wait_resumed restores the thread's stack from here. */
+            r.stack = w->cur_stack;
+            r.idx = thread_idx;
+            return {nullptr, nullptr, tid};
+        }
         return prepare_wait(w); /* complete_group queued it among the others */
     }
     b.state[tid] = ts_at_warp;

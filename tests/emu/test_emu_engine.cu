@@ -444,6 +444,26 @@ Test(engine, a_failed_assert_ends_the_launch_with_cudaErrorAssert)
     cr_assert(std::strstr(diag, "test_emu_engine.cu:"), "diagnostic: %s", diag);
 }
 
+/* Lane 31 completes the __syncwarp and goes on without parking; the launch
+ * then fails while lanes wait at the shuffle: every parked stack must be
+ * released exactly once (this once crashed the engine). */
+__global__ void assert_while_lanes_wait_at_a_shuffle(int *out)
+{
+    __syncwarp();
+    if (threadIdx.x == 3) assert(threadIdx.x != 3);
+    out[threadIdx.x] = __shfl_sync(0xffffffffu, (int)threadIdx.x, 0);
+}
+
+Test(engine, a_failure_while_lanes_wait_after_a_completed_collective_is_clean)
+{
+    int *out = nullptr;
+    cr_assert_eq(cudaMalloc(&out, 32 * sizeof(int)), cudaSuccess);
+    assert_while_lanes_wait_at_a_shuffle<<<1, 32>>>(out);
+    cr_assert_eq(cudaDeviceSynchronize(), cudaErrorAssert);
+    assert_while_lanes_wait_at_a_shuffle<<<1, 32>>>(out); /* the context stays poisoned */
+    cr_assert_eq(cudaDeviceSynchronize(), cudaErrorAssert);
+}
+
 __global__ void write_far_away(int *p)
 {
     p[threadIdx.x + (1 << 24)] = 1;

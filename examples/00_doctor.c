@@ -79,7 +79,9 @@ int main(void)
         printf("    L2 cache       %.1f MiB\n", info.l2_bytes / 1048576.0);
         printf("    max threads    %d per block, %zu KiB shared memory per block\n",
                info.max_threads_per_block, info.shared_per_block / 1024);
-        if (info.peak_bandwidth_gbs > 0)
+        if (sl_backend_is_emulator())
+            printf("    peak bandwidth not meaningful: the emulator's memory is host memory\n");
+        else if (info.peak_bandwidth_gbs > 0)
             printf("    peak bandwidth %.0f GB/s (2 x memory clock x bus width; measure with make bench)\n",
                    info.peak_bandwidth_gbs);
         explain_image(device, &info);

@@ -32,7 +32,7 @@ int main(int argc, char **argv)
         return 2;
     }
     size_t n = (size_t)n_arg, bytes = n * sizeof(float);
-    const char *clock = sl_backend_is_emulator() ? "emulated: CPU time" : "GPU";
+    const char *clock = sl_backend_is_emulator() ? "emulated CPU" : "GPU";
     printf("Vector add of n = %zu floats (%.1f MiB per array), backend: %s\n", n, bytes / 1048576.0,
            sl_backend_name());
 

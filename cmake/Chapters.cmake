@@ -119,4 +119,15 @@ foreach(src IN LISTS SIMTLAB_EXERCISES)
   sl_emu_target(${target})
   add_test(NAME exercise.${chapter}.${name} COMMAND ${target})
   set_tests_properties(exercise.${chapter}.${name} PROPERTIES LABELS "emu;exercise" TIMEOUT 120)
+  # exN.expect: a regular expression the unsolved version must print (the
+  # emulator's diagnostic of the planted bug), so the exercise keeps its point.
+  if(EXISTS "${dir}/${name}.expect")
+    file(READ "${dir}/${name}.expect" expect)
+    string(STRIP "${expect}" expect)
+    add_executable(exercise_${chapter}_${name}_unsolved ${gen})
+    sl_emu_target(exercise_${chapter}_${name}_unsolved)
+    add_test(NAME exercise.${chapter}.${name}.unsolved COMMAND exercise_${chapter}_${name}_unsolved)
+    set_tests_properties(exercise.${chapter}.${name}.unsolved PROPERTIES LABELS "emu;exercise"
+                         TIMEOUT 120 PASS_REGULAR_EXPRESSION "${expect}")
+  endif()
 endforeach()

@@ -55,61 +55,54 @@ static int forget(void *ptr, alloc_kind kind)
     return found;
 }
 
-sl_status sl_device_alloc_at(void **ptr, size_t bytes, const char *file, int line)
+static const char *const alloc_fn[2] = {"cudaMalloc", "cudaMallocHost"};
+
+static sl_status tracked_alloc(alloc_kind kind, void **ptr, size_t bytes, const char *file, int line)
 {
-    if (!ptr) return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_device_alloc: ptr is NULL (%s:%d)", file, line);
+    if (!ptr)
+        return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_%s_alloc: ptr is NULL (%s:%d)", kind_name(kind), file, line);
     *ptr = NULL;
     if (bytes == 0) return SL_OK;
-    cudaError_t err = cudaMalloc(ptr, bytes);
+    cudaError_t err = kind == ALLOC_DEVICE ? cudaMalloc(ptr, bytes) : cudaMallocHost(ptr, bytes);
     if (err != cudaSuccess) {
         *ptr = NULL;
-        return sl_fail_cuda(err, "cudaMalloc", file, line);
+        return sl_fail_cuda(err, alloc_fn[kind], file, line);
     }
-    sl_status st = remember(*ptr, bytes, ALLOC_DEVICE, file, line);
+    sl_status st = remember(*ptr, bytes, kind, file, line);
     if (st != SL_OK) {
-        cudaFree(*ptr);
+        if (kind == ALLOC_DEVICE) cudaFree(*ptr);
+        else cudaFreeHost(*ptr);
         *ptr = NULL;
     }
     return st;
 }
 
-sl_status sl_device_free(void *ptr)
+static sl_status tracked_free(alloc_kind kind, void *ptr)
 {
     if (!ptr) return SL_OK;
-    if (!forget(ptr, ALLOC_DEVICE))
-        return sl_fail(SL_ERR_INVALID_ARGUMENT,
-                       "sl_device_free: ptr %p is not a live device allocation of this library", ptr);
-    SL_CUDA_RETURN(cudaFree(ptr));
+    if (!forget(ptr, kind))
+        return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_%s_free: ptr %p is not a live %s allocation of this library",
+                       kind_name(kind), ptr, kind_name(kind));
+    if (kind == ALLOC_DEVICE)
+        SL_CUDA_RETURN(cudaFree(ptr));
+    else
+        SL_CUDA_RETURN(cudaFreeHost(ptr));
     return SL_OK;
 }
+
+sl_status sl_device_alloc_at(void **ptr, size_t bytes, const char *file, int line)
+{
+    return tracked_alloc(ALLOC_DEVICE, ptr, bytes, file, line);
+}
+
+sl_status sl_device_free(void *ptr) { return tracked_free(ALLOC_DEVICE, ptr); }
 
 sl_status sl_pinned_alloc_at(void **ptr, size_t bytes, const char *file, int line)
 {
-    if (!ptr) return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_pinned_alloc: ptr is NULL (%s:%d)", file, line);
-    *ptr = NULL;
-    if (bytes == 0) return SL_OK;
-    cudaError_t err = cudaMallocHost(ptr, bytes);
-    if (err != cudaSuccess) {
-        *ptr = NULL;
-        return sl_fail_cuda(err, "cudaMallocHost", file, line);
-    }
-    sl_status st = remember(*ptr, bytes, ALLOC_PINNED, file, line);
-    if (st != SL_OK) {
-        cudaFreeHost(*ptr);
-        *ptr = NULL;
-    }
-    return st;
+    return tracked_alloc(ALLOC_PINNED, ptr, bytes, file, line);
 }
 
-sl_status sl_pinned_free(void *ptr)
-{
-    if (!ptr) return SL_OK;
-    if (!forget(ptr, ALLOC_PINNED))
-        return sl_fail(SL_ERR_INVALID_ARGUMENT,
-                       "sl_pinned_free: ptr %p is not a live pinned allocation of this library", ptr);
-    SL_CUDA_RETURN(cudaFreeHost(ptr));
-    return SL_OK;
-}
+sl_status sl_pinned_free(void *ptr) { return tracked_free(ALLOC_PINNED, ptr); }
 
 size_t sl_alloc_live_count(void)
 {

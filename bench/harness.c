@@ -67,6 +67,8 @@ int bench_init(bench_env *env, int argc, char **argv, const char *title, const c
     } else {
         env->emulated = 0;
         snprintf(env->why_no_gpu, sizeof env->why_no_gpu, "%s", sl_last_error());
+        char *hint = strstr(env->why_no_gpu, " — hint:"); /* make doctor explains it */
+        if (hint) snprintf(hint, sizeof env->why_no_gpu - (size_t)(hint - env->why_no_gpu), "; see make doctor");
     }
     printf("simtlab benchmark — %s\n", title);
     if (env->have_gpu)

@@ -1,0 +1,419 @@
+/* simtlab host library — chapter 04: reductions with the whole lifecycle.
+ *
+ *   cudaMalloc (input, scratch, result) -> copy x host->device -> every
+ *   launch of the version -> launch check + sync -> copy the one result
+ *   device->host -> cudaFree
+ *
+ * The five public operators share one lifecycle; each only names its
+ * arguments and converts its result. The lesson of the report: the copy in
+ * moves 4n bytes, the copy back 4 to 16 bytes, and the kernel reads the 4n
+ * bytes once more, so even a perfect kernel is worth it only for data that
+ * already lives on the device. */
+#include <cublas_v2.h>
+#include <limits.h>
+#include <math.h>
+#include <string.h>
+
+#include "../kernels/04_reduce.h"
+#include "sl_internal.h"
+
+#define REDUCE_BEST 9
+#define REDUCE_DEFAULT_BLOCK 256
+
+int sl_reduce_version_count(void) { return SL_REDUCE_VERSIONS; }
+
+const char *sl_reduce_version_name(int version) { return sl_reduce_kernel_name(version); }
+
+/* What one call asks for, after validation. */
+typedef struct reduce_call {
+    const char *fn; /* the public function's name, for messages */
+    sl_reduce_op op;
+    const void *x;
+    size_t n;
+    size_t bytes; /* of x */
+    int version, block;
+} reduce_call;
+
+/* Everything that can be rejected without touching the device. */
+static sl_status check_args(reduce_call *c, size_t elem, const sl_opts *opts)
+{
+    char what[96];
+    if (!c->x) return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: x is NULL", c->fn);
+    snprintf(what, sizeof what, "%s: n", c->fn);
+    sl_status st = sl_checked_bytes(c->n, elem, what, &c->bytes);
+    if (st != SL_OK) return st;
+    st = sl_check_version(opts ? opts->version : 0, SL_REDUCE_VERSIONS, REDUCE_BEST, c->fn, &c->version);
+    if (st != SL_OK) return st;
+    if ((st = sl_check_block(opts ? opts->block : 0, REDUCE_DEFAULT_BLOCK, &c->block)) != SL_OK) return st;
+    if (c->block < SL_REDUCE_MIN_BLOCK || (c->block & (c->block - 1)) != 0)
+        return sl_fail(SL_ERR_INVALID_ARGUMENT,
+                       "opts->block = %d: %s halves the block at each step and hands the last 64 values "
+                       "to one warp, so a block must be a power of two from %d to %d (0 = default %d)",
+                       c->block, c->fn, SL_REDUCE_MIN_BLOCK, SL_REDUCE_MAX_BLOCK, REDUCE_DEFAULT_BLOCK);
+    if (c->version == 8 && c->op == SL_REDUCE_ARGMAX_F32 && (unsigned long long)c->n > SL_REDUCE_V8_ARGMAX_MAX_N)
+        return sl_fail(SL_ERR_UNSUPPORTED,
+                       "%s: n = %zu: v8 packs the index into 32 bits of one 64-bit atomicMax, so it "
+                       "handles n <= 2^32; use v9 (or version 0) for larger arrays",
+                       c->fn, c->n);
+    return SL_OK;
+}
+
+static void report_begin(sl_report *r, int version, int block)
+{
+    memset(r, 0, sizeof *r);
+    r->version = version;
+    r->block = block;
+    r->emulated = sl_backend_is_emulator();
+}
+
+/* The identity of each operator: the result of reducing nothing. */
+static void write_identity(sl_reduce_op op, void *result)
+{
+    switch (op) {
+    case SL_REDUCE_SUM_F32: *(float *)result = 0.0f; break;
+    case SL_REDUCE_SUM_F32_F64ACC: *(double *)result = 0.0; break;
+    case SL_REDUCE_SUM_I32: *(long long *)result = 0; break;
+    case SL_REDUCE_MAX_F32: *(float *)result = -INFINITY; break;
+    default: break; /* argmax: the caller rejects n == 0 */
+    }
+}
+
+/* Scratch and result buffers on the device, the scratch zero-filled (v9's
+ * counter must start at 0, and partials are poison-free that way). */
+static sl_status alloc_scratch(const reduce_call *c, void **ws, size_t *ws_bytes, void **d_out)
+{
+    cudaError_t err = sl_reduce_workspace_bytes(c->version, c->op, c->n, c->block, ws_bytes);
+    if (err != cudaSuccess) return sl_fail_cuda(err, "sl_reduce_workspace_bytes", __FILE__, __LINE__);
+    sl_status st = sl_device_alloc(ws, *ws_bytes);
+    if (st == SL_OK) st = sl_device_alloc(d_out, sl_reduce_result_bytes(c->op));
+    if (st == SL_OK) st = sl_device_fill_bytes(*ws, 0, *ws_bytes);
+    return st;
+}
+
+/* Every launch of the version, timed with events, checked, synchronized. */
+static sl_status run_timed(const reduce_call *c, const void *d_x, void *ws, size_t ws_bytes, void *d_out,
+                           unsigned *grid, double *ms)
+{
+    sl_event_timer timer = {NULL, NULL};
+    sl_status st = sl_event_timer_create(&timer);
+    if (st == SL_OK) st = sl_event_timer_start(&timer);
+    if (st != SL_OK) goto cleanup;
+    SL_LAUNCH_CHECK_GOTO(sl_reduce_launch(c->version, c->op, d_x, c->n, c->block, ws, ws_bytes, d_out, 0, grid),
+                         sl_reduce_kernel_name(c->version), st, cleanup);
+    st = sl_event_timer_stop(&timer, ms);
+cleanup:
+    sl_event_timer_destroy(&timer);
+    return st;
+}
+
+/* Frees every buffer (NULL is fine) and returns the first error. */
+static sl_status free_all(void *a, void *b, void *c)
+{
+    sl_status st = sl_device_free(a);
+    sl_status st_b = sl_device_free(b), st_c = sl_device_free(c);
+    if (st == SL_OK) st = st_b;
+    return st == SL_OK ? st_c : st;
+}
+
+/* The whole lifecycle for host data; `result` receives
+ * sl_reduce_result_bytes(op) bytes. */
+static sl_status reduce_host(reduce_call *c, size_t elem, void *result, const sl_opts *opts, sl_report *report)
+{
+    sl_report local;
+    sl_report *r = report ? report : &local;
+    sl_status st = check_args(c, elem, opts);
+    if (st != SL_OK) return st;
+    report_begin(r, c->version, c->block);
+    if (c->n == 0) {
+        write_identity(c->op, result);
+        return SL_OK;
+    }
+    if ((st = sl_check_block_on_device(c->block)) != SL_OK) return st;
+
+    double t_start = sl_host_ms(), t = t_start;
+    void *d_x = NULL, *ws = NULL, *d_out = NULL;
+    size_t ws_bytes = 0, res_bytes = sl_reduce_result_bytes(c->op);
+    if ((st = sl_device_alloc(&d_x, c->bytes)) != SL_OK) goto cleanup;
+    if ((st = alloc_scratch(c, &ws, &ws_bytes, &d_out)) != SL_OK) goto cleanup;
+    r->phase_ms[SL_PHASE_ALLOC] = sl_host_ms() - t;
+
+    t = sl_host_ms();
+    SL_CUDA_GOTO(cudaMemcpy(d_x, c->x, c->bytes, cudaMemcpyHostToDevice), st, cleanup);
+    r->phase_ms[SL_PHASE_H2D] = sl_host_ms() - t;
+    r->bytes_h2d = c->bytes;
+
+    if ((st = run_timed(c, d_x, ws, ws_bytes, d_out, &r->grid, &r->phase_ms[SL_PHASE_KERNEL])) != SL_OK)
+        goto cleanup;
+
+    t = sl_host_ms();
+    SL_CUDA_GOTO(cudaMemcpy(result, d_out, res_bytes, cudaMemcpyDeviceToHost), st, cleanup);
+    r->phase_ms[SL_PHASE_D2H] = sl_host_ms() - t;
+    r->bytes_d2h = res_bytes;
+
+cleanup:
+    t = sl_host_ms();
+    {
+        sl_status free_st = free_all(d_x, ws, d_out);
+        if (st == SL_OK) st = free_st;
+    }
+    r->phase_ms[SL_PHASE_FREE] = sl_host_ms() - t;
+    r->total_ms = sl_host_ms() - t_start;
+    return st;
+}
+
+/* The same on a device-resident x: only the kernels are timed. */
+static sl_status reduce_device(reduce_call *c, size_t elem, void *result, const sl_opts *opts, double *kernel_ms)
+{
+    sl_status st = check_args(c, elem, opts);
+    if (st != SL_OK) return st;
+    if (!kernel_ms) return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: kernel_ms is NULL", c->fn);
+    *kernel_ms = 0.0;
+    if (c->n == 0) {
+        write_identity(c->op, result);
+        return SL_OK;
+    }
+    if ((st = sl_check_block_on_device(c->block)) != SL_OK) return st;
+    void *ws = NULL, *d_out = NULL;
+    size_t ws_bytes = 0;
+    if ((st = alloc_scratch(c, &ws, &ws_bytes, &d_out)) == SL_OK &&
+        (st = run_timed(c, c->x, ws, ws_bytes, d_out, NULL, kernel_ms)) == SL_OK)
+        st = sl_copy_to_host(result, d_out, sl_reduce_result_bytes(c->op));
+    sl_status free_st = free_all(ws, d_out, NULL);
+    return st != SL_OK ? st : free_st;
+}
+
+/* ---- the public operators ------------------------------------------------------ */
+
+static reduce_call make_call(const char *fn, sl_reduce_op op, const void *x, size_t n)
+{
+    reduce_call c = {fn, op, x, n, 0, 0, 0};
+    return c;
+}
+
+/* Names the NULL argument in the message, as every entry point must. */
+#define SL_NULL_CHECK(ptr, fn)                                                            \
+    do {                                                                                  \
+        if (!(ptr)) return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn, #ptr); \
+    } while (0)
+
+sl_status sl_reduce_sum_f32(const float *x, size_t n, float *sum, const sl_opts *opts, sl_report *report)
+{
+    SL_NULL_CHECK(sum, "sl_reduce_sum_f32");
+    reduce_call c = make_call("sl_reduce_sum_f32", SL_REDUCE_SUM_F32, x, n);
+    return reduce_host(&c, sizeof *x, sum, opts, report);
+}
+
+sl_status sl_reduce_sum_f32_f64acc(const float *x, size_t n, double *sum, const sl_opts *opts, sl_report *report)
+{
+    SL_NULL_CHECK(sum, "sl_reduce_sum_f32_f64acc");
+    reduce_call c = make_call("sl_reduce_sum_f32_f64acc", SL_REDUCE_SUM_F32_F64ACC, x, n);
+    return reduce_host(&c, sizeof *x, sum, opts, report);
+}
+
+sl_status sl_reduce_sum_i32(const int *x, size_t n, long long *sum, const sl_opts *opts, sl_report *report)
+{
+    SL_NULL_CHECK(sum, "sl_reduce_sum_i32");
+    reduce_call c = make_call("sl_reduce_sum_i32", SL_REDUCE_SUM_I32, x, n);
+    return reduce_host(&c, sizeof *x, sum, opts, report);
+}
+
+sl_status sl_reduce_max_f32(const float *x, size_t n, float *max, const sl_opts *opts, sl_report *report)
+{
+    SL_NULL_CHECK(max, "sl_reduce_max_f32");
+    reduce_call c = make_call("sl_reduce_max_f32", SL_REDUCE_MAX_F32, x, n);
+    return reduce_host(&c, sizeof *x, max, opts, report);
+}
+
+static sl_status argmax_check(const float *x, size_t n, const size_t *index, const float *value, const char *fn)
+{
+    SL_NULL_CHECK(x, fn);
+    SL_NULL_CHECK(index, fn);
+    SL_NULL_CHECK(value, fn);
+    if (n == 0)
+        return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: n is 0: an empty array has no argmax (no index to return)",
+                       fn);
+    return SL_OK;
+}
+
+sl_status sl_argmax_f32(const float *x, size_t n, size_t *index, float *value, const sl_opts *opts,
+                        sl_report *report)
+{
+    sl_status st = argmax_check(x, n, index, value, "sl_argmax_f32");
+    if (st != SL_OK) return st;
+    reduce_call c = make_call("sl_argmax_f32", SL_REDUCE_ARGMAX_F32, x, n);
+    sl_argmax_pair best = {0.0f, 0};
+    if ((st = reduce_host(&c, sizeof *x, &best, opts, report)) != SL_OK) return st;
+    *index = (size_t)best.index;
+    *value = best.value;
+    return SL_OK;
+}
+
+sl_status sl_reduce_sum_f32_device(const float *x, size_t n, float *sum, const sl_opts *opts, double *kernel_ms)
+{
+    SL_NULL_CHECK(sum, "sl_reduce_sum_f32_device");
+    reduce_call c = make_call("sl_reduce_sum_f32_device", SL_REDUCE_SUM_F32, x, n);
+    return reduce_device(&c, sizeof *x, sum, opts, kernel_ms);
+}
+
+sl_status sl_reduce_sum_f32_f64acc_device(const float *x, size_t n, double *sum, const sl_opts *opts,
+                                          double *kernel_ms)
+{
+    SL_NULL_CHECK(sum, "sl_reduce_sum_f32_f64acc_device");
+    reduce_call c = make_call("sl_reduce_sum_f32_f64acc_device", SL_REDUCE_SUM_F32_F64ACC, x, n);
+    return reduce_device(&c, sizeof *x, sum, opts, kernel_ms);
+}
+
+sl_status sl_reduce_sum_i32_device(const int *x, size_t n, long long *sum, const sl_opts *opts, double *kernel_ms)
+{
+    SL_NULL_CHECK(sum, "sl_reduce_sum_i32_device");
+    reduce_call c = make_call("sl_reduce_sum_i32_device", SL_REDUCE_SUM_I32, x, n);
+    return reduce_device(&c, sizeof *x, sum, opts, kernel_ms);
+}
+
+sl_status sl_reduce_max_f32_device(const float *x, size_t n, float *max, const sl_opts *opts, double *kernel_ms)
+{
+    SL_NULL_CHECK(max, "sl_reduce_max_f32_device");
+    reduce_call c = make_call("sl_reduce_max_f32_device", SL_REDUCE_MAX_F32, x, n);
+    return reduce_device(&c, sizeof *x, max, opts, kernel_ms);
+}
+
+sl_status sl_argmax_f32_device(const float *x, size_t n, size_t *index, float *value, const sl_opts *opts,
+                               double *kernel_ms)
+{
+    sl_status st = argmax_check(x, n, index, value, "sl_argmax_f32_device");
+    if (st != SL_OK) return st;
+    reduce_call c = make_call("sl_argmax_f32_device", SL_REDUCE_ARGMAX_F32, x, n);
+    sl_argmax_pair best = {0.0f, 0};
+    if ((st = reduce_device(&c, sizeof *x, &best, opts, kernel_ms)) != SL_OK) return st;
+    *index = (size_t)best.index;
+    *value = best.value;
+    return SL_OK;
+}
+
+/* ---- vendor references ------------------------------------------------------------ */
+
+typedef enum cub_kind { CUB_SUM, CUB_MAX, CUB_ARGMAX } cub_kind;
+
+#ifndef SIMTLAB_EMU
+/* One CUB call: with temp == NULL a size query, else the reduction. */
+static cudaError_t cub_call(cub_kind kind, const float *x, size_t n, float *d_val, long long *d_idx, void *temp,
+                            size_t *temp_bytes)
+{
+    switch (kind) {
+    case CUB_SUM: return sl_cub_reduce_sum_f32(x, n, d_val, temp, temp_bytes, 0);
+    case CUB_MAX: return sl_cub_reduce_max_f32(x, n, d_val, temp, temp_bytes, 0);
+    default: return sl_cub_argmax_f32(x, n, d_val, d_idx, temp, temp_bytes, 0);
+    }
+}
+
+/* CUB's two-phase protocol: size query, scratch, timed run, result (and
+ * for argmax the index) back to the host. */
+static sl_status cub_run(cub_kind kind, const char *what, const float *x, size_t n, float *val_host,
+                         long long *idx_host, double *ms)
+{
+    void *temp = NULL, *d_out = NULL;
+    size_t temp_bytes = 0;
+    sl_event_timer timer = {NULL, NULL};
+    float *d_val = NULL;
+    long long *d_idx = NULL;
+    sl_status st = sl_device_alloc(&d_out, 16); /* the value at 0, the 64-bit index at 8 */
+    if (st != SL_OK) goto cleanup;
+    d_val = (float *)d_out;
+    d_idx = (long long *)((char *)d_out + 8);
+    SL_CUDA_GOTO(cub_call(kind, x, n, d_val, d_idx, NULL, &temp_bytes), st, cleanup);
+    if ((st = sl_device_alloc(&temp, temp_bytes ? temp_bytes : 1)) != SL_OK) goto cleanup;
+    if ((st = sl_event_timer_create(&timer)) != SL_OK) goto cleanup;
+    if ((st = sl_event_timer_start(&timer)) != SL_OK) goto cleanup;
+    SL_LAUNCH_CHECK_GOTO(cub_call(kind, x, n, d_val, d_idx, temp, &temp_bytes), what, st, cleanup);
+    if ((st = sl_event_timer_stop(&timer, ms)) != SL_OK) goto cleanup;
+    if ((st = sl_copy_to_host(val_host, d_val, sizeof *val_host)) != SL_OK) goto cleanup;
+    if (idx_host) st = sl_copy_to_host(idx_host, d_idx, sizeof *idx_host);
+cleanup:
+    sl_event_timer_destroy(&timer);
+    {
+        sl_status free_st = free_all(temp, d_out, NULL);
+        if (st == SL_OK) st = free_st;
+    }
+    return st;
+}
+#else
+static sl_status cub_run(cub_kind kind, const char *what, const float *x, size_t n, float *val_host,
+                         long long *idx_host, double *ms)
+{
+    (void)kind, (void)x, (void)n, (void)val_host, (void)idx_host, (void)ms;
+    return sl_fail(SL_ERR_UNSUPPORTED,
+                   "%s: CUB is part of the CUDA toolkit and has no emulator build; run the CUDA build on a "
+                   "GPU for this column", what);
+}
+#endif
+
+static sl_status vendor_checks(const char *fn, const float *x, const void *out, double *ms)
+{
+    SL_NULL_CHECK(x, fn);
+    SL_NULL_CHECK(out, fn);
+    SL_NULL_CHECK(ms, fn);
+    *ms = 0.0;
+    return SL_OK;
+}
+
+sl_status sl_vendor_reduce_sum_f32_device(const float *x, size_t n, float *sum, double *ms)
+{
+    sl_status st = vendor_checks("sl_vendor_reduce_sum_f32_device", x, sum, ms);
+    if (st != SL_OK) return st;
+    *sum = 0.0f;
+    return n == 0 ? SL_OK : cub_run(CUB_SUM, "cub::DeviceReduce::Sum", x, n, sum, NULL, ms);
+}
+
+sl_status sl_vendor_reduce_max_f32_device(const float *x, size_t n, float *max, double *ms)
+{
+    sl_status st = vendor_checks("sl_vendor_reduce_max_f32_device", x, max, ms);
+    if (st != SL_OK) return st;
+    *max = -INFINITY;
+    return n == 0 ? SL_OK : cub_run(CUB_MAX, "cub::DeviceReduce::Max", x, n, max, NULL, ms);
+}
+
+sl_status sl_vendor_argmax_f32_device(const float *x, size_t n, size_t *index, float *value, double *ms)
+{
+    sl_status st = vendor_checks("sl_vendor_argmax_f32_device", x, value, ms);
+    if (st == SL_OK) st = argmax_check(x, n, index, value, "sl_vendor_argmax_f32_device");
+    if (st != SL_OK) return st;
+    long long idx = 0;
+    st = cub_run(CUB_ARGMAX, "cub::DeviceReduce::ArgMax", x, n, value, &idx, ms);
+    if (st == SL_OK) *index = (size_t)idx;
+    return st;
+}
+
+/* cublasSasum: sum of |x[i]|, in pieces of at most INT_MAX elements (its
+ * count is an int). The default host pointer mode makes each call wait for
+ * its result, so the event pair brackets the whole device work. */
+sl_status sl_vendor_sasum_device(const float *x, size_t n, float *sum, double *ms)
+{
+    SL_NULL_CHECK(x, "sl_vendor_sasum_device");
+    SL_NULL_CHECK(sum, "sl_vendor_sasum_device");
+    SL_NULL_CHECK(ms, "sl_vendor_sasum_device");
+    *ms = 0.0;
+    *sum = 0.0f;
+    if (n == 0) return SL_OK;
+    cublasHandle_t handle = NULL;
+    cublasStatus_t cs = cublasCreate(&handle);
+    if (cs != CUBLAS_STATUS_SUCCESS)
+        return sl_fail(SL_ERR_CUBLAS, "cublasCreate failed: %s (%s)", cublasGetStatusName(cs),
+                       cublasGetStatusString(cs));
+    sl_event_timer timer = {NULL, NULL};
+    sl_status st = sl_event_timer_create(&timer);
+    if (st == SL_OK) st = sl_event_timer_start(&timer);
+    for (size_t done = 0; st == SL_OK && done < n;) {
+        size_t chunk = n - done < (size_t)INT_MAX ? n - done : (size_t)INT_MAX;
+        float part = 0.0f;
+        cs = cublasSasum(handle, (int)chunk, x + done, 1, &part);
+        if (cs != CUBLAS_STATUS_SUCCESS)
+            st = sl_fail(SL_ERR_CUBLAS, "cublasSasum failed: %s (%s)", cublasGetStatusName(cs),
+                         cublasGetStatusString(cs));
+        *sum += part;
+        done += chunk;
+    }
+    if (st == SL_OK) st = sl_event_timer_stop(&timer, ms);
+    sl_event_timer_destroy(&timer);
+    cublasDestroy(handle);
+    return st;
+}

@@ -16,6 +16,7 @@
 #include <limits.h>
 
 #include "01_vector_add.h"
+#include "common/sl_launch.h"
 
 /* v1 — one thread per element.
  * The grid has ceil(n / block) blocks; the `i < n` test guards the last,
@@ -65,18 +66,9 @@ __global__ void vector_add_v3_vectorized(const float *__restrict__ a, const floa
     if (tid < n - tail_start) c[tail_start + tid] = a[tail_start + tid] + b[tail_start + tid];
 }
 
-/* Enough blocks to fill every SM a few times over; more only adds
- * scheduling work for a grid-stride kernel. */
-static unsigned resident_grid(int block)
-{
-    int device = 0, sms = 1, per_sm = 2048;
-    if (cudaGetDevice(&device) == cudaSuccess) {
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device);
-    }
-    unsigned per = (unsigned)(per_sm / block > 0 ? per_sm / block : 1);
-    return (unsigned)sms * per * 4u;
-}
+/* Four waves of resident blocks: enough to hide each block's start-up,
+ * more only adds scheduling work for a grid-stride kernel. */
+static unsigned resident_grid(int block) { return sl_resident_blocks(block, 4u); }
 
 static unsigned blocks_for(size_t items, int block, unsigned cap)
 {

@@ -31,6 +31,7 @@
 #include <limits.h>
 
 #include "04_reduce_ops.cuh"
+#include "common/sl_launch.h"
 
 extern "C" const char *sl_reduce_kernel_name(int version)
 {
@@ -72,18 +73,9 @@ extern "C" size_t sl_reduce_result_bytes(sl_reduce_op op)
     }
 }
 
-/* Blocks for a grid-stride kernel: two waves of resident blocks. More only
- * adds partials (v7, v9) or atomics (v8); fewer leaves SMs idle. */
-static unsigned resident_grid(int block)
-{
-    int device = 0, sms = 1, per_sm = 2048;
-    if (cudaGetDevice(&device) == cudaSuccess) {
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-        cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device);
-    }
-    unsigned per = (unsigned)(per_sm / block > 0 ? per_sm / block : 1);
-    return (unsigned)sms * per * 2u;
-}
+/* Two waves of resident blocks: more only add partials (v7, v9) or atomics
+ * (v8); fewer leave SMs idle. */
+static unsigned resident_grid(int block) { return sl_resident_blocks(block, 2u); }
 
 static size_t round16(size_t bytes) { return (bytes + 15u) & ~(size_t)15u; }
 

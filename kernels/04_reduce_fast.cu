@@ -159,24 +159,17 @@ static cudaError_t run_fast(int version, const In *x, size_t n, int block, const
     return cudaGetLastError();
 }
 
-template <class Op, class In>
-static cudaError_t run_op(int version, const void *x, size_t n, int block, const sl_reduce_plan *plan,
-                          unsigned char *ws, void *out, cudaStream_t st)
-{
-    return run_fast<Op, In>(version, static_cast<const In *>(x), n, block, plan, ws,
-                            static_cast<typename Op::acc *>(out), st);
-}
+struct fast_family {
+    template <class Op, class In>
+    static cudaError_t run(int version, const In *x, size_t n, int block, const sl_reduce_plan *plan,
+                           unsigned char *ws, typename Op::acc *out, cudaStream_t st)
+    {
+        return run_fast<Op, In>(version, x, n, block, plan, ws, out, st);
+    }
+};
 
 cudaError_t sl_reduce_fast_run(int version, sl_reduce_op op, const void *x, size_t n, int block,
                                const sl_reduce_plan *plan, unsigned char *ws, void *out, cudaStream_t stream)
 {
-    switch (op) {
-    case SL_REDUCE_SUM_F32: return run_op<sl_sum_f32_op, float>(version, x, n, block, plan, ws, out, stream);
-    case SL_REDUCE_SUM_F32_F64ACC:
-        return run_op<sl_sum_f32_f64acc_op, float>(version, x, n, block, plan, ws, out, stream);
-    case SL_REDUCE_SUM_I32: return run_op<sl_sum_i32_op, int>(version, x, n, block, plan, ws, out, stream);
-    case SL_REDUCE_MAX_F32: return run_op<sl_max_f32_op, float>(version, x, n, block, plan, ws, out, stream);
-    case SL_REDUCE_ARGMAX_F32: return run_op<sl_argmax_f32_op, float>(version, x, n, block, plan, ws, out, stream);
-    default: return cudaErrorInvalidValue;
-    }
+    return sl_reduce_dispatch<fast_family>(version, op, x, n, block, plan, ws, out, stream);
 }

@@ -265,6 +265,35 @@ struct sl_reduce_plan {
     size_t bytes;
 };
 
+/* The one place that maps the C operator enum to operator types: calls
+ * Family::run<Op, In>(...) with typed pointers. Each family of versions
+ * (ladder, fast) is a struct with such a static member template. */
+template <class Family>
+static cudaError_t sl_reduce_dispatch(int version, sl_reduce_op op, const void *x, size_t n, int block,
+                                      const sl_reduce_plan *plan, unsigned char *ws, void *out,
+                                      cudaStream_t st)
+{
+    const float *xf = static_cast<const float *>(x);
+    switch (op) {
+    case SL_REDUCE_SUM_F32:
+        return Family::template run<sl_sum_f32_op, float>(version, xf, n, block, plan, ws,
+                                                          static_cast<float *>(out), st);
+    case SL_REDUCE_SUM_F32_F64ACC:
+        return Family::template run<sl_sum_f32_f64acc_op, float>(version, xf, n, block, plan, ws,
+                                                                 static_cast<double *>(out), st);
+    case SL_REDUCE_SUM_I32:
+        return Family::template run<sl_sum_i32_op, int>(version, static_cast<const int *>(x), n, block,
+                                                        plan, ws, static_cast<long long *>(out), st);
+    case SL_REDUCE_MAX_F32:
+        return Family::template run<sl_max_f32_op, float>(version, xf, n, block, plan, ws,
+                                                          static_cast<float *>(out), st);
+    case SL_REDUCE_ARGMAX_F32:
+        return Family::template run<sl_argmax_f32_op, float>(version, xf, n, block, plan, ws,
+                                                             static_cast<sl_argmax_pair *>(out), st);
+    default: return cudaErrorInvalidValue;
+    }
+}
+
 /* v1-v6 (kernels/04_reduce_ladder.cu) and v7-v9 (kernels/04_reduce_fast.cu). */
 cudaError_t sl_reduce_ladder_run(int version, sl_reduce_op op, const void *x, size_t n, int block,
                                  const sl_reduce_plan *plan, unsigned char *ws, void *out, cudaStream_t stream);

@@ -84,6 +84,15 @@ foreach(src IN LISTS SIMTLAB_TESTS)
   endif()
 endforeach()
 
+# ---- the tensor-core PTX against the emulator's fragment layouts (GPU only) ----
+if(SIMTLAB_HAVE_CUDA)
+  add_executable(tensor_ptx_check ${PROJECT_SOURCE_DIR}/tests/cuda/tensor_ptx_check.cu)
+  target_include_directories(tensor_ptx_check PRIVATE ${PROJECT_SOURCE_DIR}/kernels)
+  target_link_libraries(tensor_ptx_check PRIVATE CUDA::cudart)
+  add_test(NAME gpu.tensor_ptx_check COMMAND tensor_ptx_check)
+  set_tests_properties(gpu.tensor_ptx_check PROPERTIES LABELS gpu TIMEOUT 120 SKIP_RETURN_CODE 77)
+endif()
+
 # ---- benchmarks -----------------------------------------------------------------
 file(GLOB SIMTLAB_BENCHES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/bench/[0-9][0-9]_*.c)
 set(SIMTLAB_BENCH_TARGETS)

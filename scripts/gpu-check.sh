@@ -22,6 +22,7 @@ for t in "$build"/bin/test_*_cuda; do
   echo "-- $t"
   "$t" --verbose=1 -j1 2>&1 | tail -40
 done | tee "$out/gpu-tests.txt"
+"$build/bin/tensor_ptx_check" | tee -a "$out/gpu-tests.txt"
 log "benchmarks"
 for b in "$build"/bin/bench_[0-9][0-9]_*; do
   case "$b" in *_emu) continue ;; esac

@@ -5,7 +5,7 @@
 build=${1:-build}
 log="$build/Testing/Temporary/LastTest.log"
 [ -f "$log" ] || exit 0
-skips=$(grep -E '\[SKIP\]' "$log" | sed -E 's/^[^[]*//' | sort -u)
+skips=$(grep -E '\[SKIP\]|skipped: simtlab' "$log" | sed -E 's/^[^[]*(\[SKIP\])/\1/' | sort -u)
 if [ -n "$skips" ]; then
   count=$(printf '%s\n' "$skips" | wc -l)
   echo

@@ -170,9 +170,9 @@ static void runner_entry(fctx::transfer_t t)
         body(closure);
         /* Device-side libraries (cp.async queues) may hold per-thread state:
          * they check it, and may fail the launch, as the thread exits. */
-        {
-            const thread_rec &rec = b.recs[tid];
-            if (rec.slot_epoch == b.epoch && (rec.slots[0] || rec.slots[1] || rec.slots[2] || rec.slots[3]))
+        if (b.slots_used) {
+            const thread_slots &ts = b.slots[tid];
+            if (ts.epoch == b.epoch && (ts.slots[0] || ts.slots[1] || ts.slots[2] || ts.slots[3]))
                 release_thread_slots();
         }
         /* The thread returned: it has exited. */
@@ -237,10 +237,10 @@ static void describe_barrier_divergence(worker *w, char *out, std::size_t cap)
     for (unsigned i = 0; i < b.nwaiting_barrier && len < cap; i++) {
         if (done[i])
             continue;
-        const here site = b.recs[b.barrier_waiters[i]].where;
+        const here site = barrier_waiter_site(b, i);
         unsigned count = 0;
         for (unsigned j = i; j < b.nwaiting_barrier; j++) {
-            if (!done[j] && same_site(b.recs[b.barrier_waiters[j]].where, site)) {
+            if (!done[j] && same_site(barrier_waiter_site(b, j), site)) {
                 done[j] = true;
                 ids[count++] = b.barrier_waiters[j];
             }
@@ -268,27 +268,36 @@ __attribute__((noinline, cold)) static void fail_divergence(worker *w)
 static bool release_barrier(worker *w)
 {
     block_state &b = *w->blk;
-    const here site = b.recs[b.barrier_waiters[0]].where;
-    int count = 0;
-    for (unsigned i = 0; i < b.nwaiting_barrier; i++) {
-        const thread_rec &r = b.recs[b.barrier_waiters[i]];
-        if (!same_site(r.where, site)) {
-            fail_divergence(w);
-            return false;
-        }
-        count += r.predicate != 0;
+    if (b.barrier_first_odd != no_odd_waiter) {
+        fail_divergence(w);
+        return false;
     }
+    const int count = b.barrier_count;
     const int n = static_cast<int>(b.nwaiting_barrier);
-    const int mode = b.recs[b.barrier_waiters[0]].mode;
-    const int result = mode == 1 ? count : mode == 2 ? (count == n) : mode == 3 ? (count > 0) : 0;
+    const int mode = b.barrier_mode;
+    b.barrier_result = mode == 1 ? count : mode == 2 ? (count == n) : mode == 3 ? (count > 0) : 0;
     maybe_shuffle(w, b.barrier_waiters, b.nwaiting_barrier);
-    for (unsigned i = 0; i < b.nwaiting_barrier; i++) {
-        unsigned tid = b.barrier_waiters[i];
-        b.recs[tid].result = result;
-        make_ready(b, tid);
-    }
+    /* The ready queue is empty (next_context_slow releases only then): the
+     * waiters, in arrival order, become it. They keep ts_at_barrier until
+     * they run, which abandon_block treats as ts_ready. */
+    std::swap(b.ready, b.barrier_waiters);
+    b.ready_head = 0;
+    b.ready_count = b.nwaiting_barrier;
     b.nwaiting_barrier = 0;
     return true;
+}
+
+/* An arrival whose call site may differ from the round's first: the fast
+ * path compared pointers, this compares the file names too, and from the
+ * first real difference on records every waiter's site for the diagnostic. */
+__attribute__((noinline)) static void note_barrier_site(block_state &b, unsigned pos, here where)
+{
+    if (b.barrier_first_odd == no_odd_waiter) {
+        if (same_site(where, b.barrier_site))
+            return;
+        b.barrier_first_odd = pos;
+    }
+    b.barrier_sites[pos] = where;
 }
 
 } /* namespace engine */
@@ -302,14 +311,24 @@ detail::wait_switch detail::barrier_arrive(int mode, int predicate, here where)
         return {nullptr, nullptr, ~0u}; /* host code: there is no block to wait for */
     block_state &b = *w->blk;
     const unsigned tid = w->cur_tid;
-    thread_rec &r = b.recs[tid];
-    r.mode = mode;
-    r.predicate = predicate;
-    r.where = where;
-    r.op = "__syncthreads";
+    thread_rec &r = b.recs[tid]; /* what the resume needs (see prepare_wait) */
+    r.stack = w->cur_stack;
+    r.idx = thread_idx;
+    const unsigned pos = b.nwaiting_barrier++;
+    if (pos == 0) {
+        b.barrier_site = where;
+        b.barrier_mode = mode;
+        b.barrier_count = 0;
+        b.barrier_first_odd = no_odd_waiter;
+    } else if (__builtin_expect(where.file != b.barrier_site.file || where.line != b.barrier_site.line ||
+                                    b.barrier_first_odd != no_odd_waiter,
+                                0)) {
+        note_barrier_site(b, pos, where);
+    }
+    b.barrier_count += predicate != 0;
+    b.barrier_waiters[pos] = tid;
     b.state[tid] = ts_at_barrier;
-    b.barrier_waiters[b.nwaiting_barrier++] = tid;
-    return prepare_wait(w);
+    return {next_context(w, b, tid), &r.ctx, tid};
 }
 
 int detail::wait_resumed(unsigned tid, void *from_ctx, void *from_slot)
@@ -318,11 +337,12 @@ int detail::wait_resumed(unsigned tid, void *from_ctx, void *from_slot)
     if (tid == ~0u)
         return 0;
     worker *w = tls_worker;
-    const thread_rec &r = w->blk->recs[tid];
+    const block_state &b = *w->blk;
+    const thread_rec &r = b.recs[tid];
     w->cur_tid = tid;
     w->cur_stack = r.stack;
     thread_idx = r.idx;
-    return r.result;
+    return b.barrier_result; /* the barrier's value; a warp operation ignores it */
 }
 
 void *&cuda_thread_slot(unsigned index)
@@ -332,12 +352,13 @@ void *&cuda_thread_slot(unsigned index)
     if (!w || !w->in_block || index >= 4)
         return host_slots[index & 3];
     block_state &b = *w->blk;
-    thread_rec &r = b.recs[w->cur_tid];
-    if (r.slot_epoch != b.epoch) { /* first use by this thread: start empty */
-        r.slot_epoch = b.epoch;
-        std::memset(r.slots, 0, sizeof r.slots);
+    thread_slots &ts = b.slots[w->cur_tid];
+    b.slots_used = true;
+    if (ts.epoch != b.epoch) { /* first use by this thread: start empty */
+        ts.epoch = b.epoch;
+        std::memset(ts.slots, 0, sizeof ts.slots);
     }
-    return r.slots[index];
+    return ts.slots[index];
 }
 
 bool in_kernel()
@@ -364,7 +385,9 @@ static void begin_block(worker *w, std::uint64_t linear)
     b.nwaiting_barrier = 0;
     b.nwaiting_warp = 0;
     b.ready_head = b.ready_count = 0;
+    b.barrier_first_odd = no_odd_waiter;
     b.epoch++;
+    b.slots_used = false;
     std::memset(b.state, ts_not_started, b.n);
     const unsigned nwarps = (b.n + warp_size - 1) / warp_size;
     for (unsigned i = 0; i < nwarps; i++)

@@ -193,10 +193,10 @@ void describe_waiters(worker *w, char *out, std::size_t cap)
     for (unsigned i = 0; i < b.nwaiting_barrier && len < cap; i++) {
         if (done[i])
             continue;
-        const here site = b.recs[b.barrier_waiters[i]].where;
+        const here site = barrier_waiter_site(b, i);
         unsigned count = 0;
         for (unsigned j = i; j < b.nwaiting_barrier; j++) {
-            const here other = b.recs[b.barrier_waiters[j]].where;
+            const here other = barrier_waiter_site(b, j);
             if (!done[j] && other.line == site.line && std::strcmp(other.file, site.file) == 0) {
                 done[j] = true;
                 ids[count++] = b.barrier_waiters[j];
@@ -229,14 +229,12 @@ detail::wait_switch detail::warp_arrive(unsigned mask, void *lane_data, warp_fn 
     warp_group &g = join_group(w, ws, mask, op, where);
     ws.lane_data[lane] = lane_data;
     g.arrived |= 1u << lane;
-    thread_rec &r = b.recs[tid];
-    r.op = op;
-    r.where = where;
     if (g.arrived == mask) {
         complete_group(w, ws, g, fn, ctx);
         if (!w->grid->seeded) {
             /* The last lane simply goes on, on the stack it runs on: record
              * it, since wait_resumed restores the thread's stack from here. */
+            thread_rec &r = b.recs[tid];
             r.stack = w->cur_stack;
             r.idx = thread_idx;
             return {nullptr, nullptr, tid};

@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
-# After ctest: lists the tests that skipped, with their reasons, so that
-# "passed" never hides "did not run". Criterion prints skips as
-# "[SKIP] suite::test: reason" in verbose mode (the GPU binaries run so).
+# After ctest: says which tests skipped and why, so that "passed" never hides
+# "did not run". Criterion prints a skip as "[SKIP] suite::test: reason" (the
+# GPU binaries run verbose so it is in the log); other skipping tests print
+# "skipped: simtlab: ...". Tests with the same reason are counted together.
 build=${1:-build}
 log="$build/Testing/Temporary/LastTest.log"
 [ -f "$log" ] || exit 0
 skips=$(grep -E '\[SKIP\]|skipped: simtlab' "$log" | sed -E 's/^[^[]*(\[SKIP\])/\1/' | sort -u)
-if [ -n "$skips" ]; then
-  count=$(printf '%s\n' "$skips" | wc -l)
-  echo
-  echo "simtlab: $count test(s) skipped:"
-  printf '%s\n' "$skips" | sed 's/^/  /' | head -40
-fi
+[ -n "$skips" ] || exit 0
+count=$(printf '%s\n' "$skips" | wc -l)
+echo
+echo "simtlab: $count test(s) skipped:"
+printf '%s\n' "$skips" | sed -E 's/^(\[SKIP\] [^:]+::[^:]+|[^:]+): (skipped: )?//' | sort | uniq -c |
+  sed -E 's/^ *([0-9]+) /  \1 x /'
+printf '%s\n' "$skips" | sed -E 's/^\[SKIP\] ([^:]+::[^:]+):.*/\1/; s/^([^:]+): skipped:.*/\1/' |
+  tr "\n" " " | fold -s -w 100 | sed "s/^/    /" | head -8
+echo

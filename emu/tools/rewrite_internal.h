@@ -1,0 +1,127 @@
+/* simtlab source rewriter — what its files share. Internal: the public
+ * interface is rewrite.h. The rewriter is split by topic:
+ *   rewrite.c         growable text, errors, edits, kernel launches, scopes,
+ *                     pass 3 (scan), output and sl_rewrite;
+ *   rewrite_lex.c     pass 1 (the tokenizer) and pass 2 (matching brackets);
+ *   rewrite_shared.c  __shared__ declarations.
+ * Comments on what each function does are at its definition.
+ */
+#ifndef SIMTLAB_REWRITE_INTERNAL_H
+#define SIMTLAB_REWRITE_INTERNAL_H
+
+#include "rewrite.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+
+/* ======================================================================
+ * growable text
+ * ====================================================================== */
+
+/* Like sl_outbuf, plus a sticky out-of-memory flag so that a sequence of
+ * appends needs one check at its end. */
+typedef struct strbuf {
+    char *data;
+    size_t len;
+    size_t cap;
+    bool oom;
+} strbuf;
+
+void sb_put(strbuf *sb, const char *s, size_t n);
+void sb_puts(strbuf *sb, const char *s);
+void sb_printf(strbuf *sb, const char *fmt, ...);
+void sb_put_escaped(strbuf *sb, const char *s, size_t n);
+
+/* ======================================================================
+ * tokens and the rewriter's state
+ * ====================================================================== */
+
+typedef enum { TK_IDENT, TK_NUMBER, TK_STRING, TK_CHAR, TK_PUNCT } tok_kind;
+
+typedef struct token {
+    tok_kind kind;
+    size_t start, end;    /* bytes [start, end) of the source */
+    int line, col;        /* 1-based, of `start` */
+    bool after_directive; /* a preprocessor line lies between it and the previous token */
+} token;
+
+typedef struct edit {
+    size_t start, end; /* source bytes replaced; start == end inserts */
+    size_t seq;        /* order of recording: ties at one position keep it */
+    char *text;
+} edit;
+
+/* What a `{` opened: file-scope-like braces (namespace, extern "C") keep
+ * declarations at file scope; a class body; anything else (function body,
+ * block, initializer, lambda). */
+typedef enum { SCOPE_NAMESPACE, SCOPE_CLASS, SCOPE_BLOCK } scope_kind;
+
+typedef struct rw {
+    const char *src;
+    size_t len;
+    const char *path;
+    token *toks;
+    size_t ntoks, tokcap;
+    long *match; /* matching bracket's token index, or -1 */
+    edit *edits;
+    size_t nedits, editcap;
+    scope_kind *scopes;
+    size_t nscopes, scopecap;
+    char *err;
+    size_t errcap;
+} rw;
+
+#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+
+PRINTF_LIKE(4, 5) int fail(rw *r, int line, int col, const char *fmt, ...);
+PRINTF_LIKE(3, 4) int fail_at(rw *r, size_t tok, const char *fmt, ...);
+int fail_tok(rw *r, size_t tok, const char *fmt);
+int fail_oom(rw *r);
+void *grow(void *items, size_t *cap, size_t count, size_t elem);
+int add_edit_sb(rw *r, size_t start, size_t end, strbuf *sb);
+
+/* ---- token predicates ------------------------------------------------- */
+
+static inline size_t tok_len(const rw *r, size_t i) { return r->toks[i].end - r->toks[i].start; }
+static inline const char *tok_text(const rw *r, size_t i) { return r->src + r->toks[i].start; }
+
+static inline bool tok_is(const rw *r, size_t i, const char *s)
+{
+    size_t n = strlen(s);
+    return i < r->ntoks && tok_len(r, i) == n && memcmp(tok_text(r, i), s, n) == 0;
+}
+
+static inline bool is_punct(const rw *r, size_t i, char c)
+{
+    return i < r->ntoks && r->toks[i].kind == TK_PUNCT && tok_len(r, i) == 1 &&
+           tok_text(r, i)[0] == c;
+}
+
+static inline bool is_ident(const rw *r, size_t i)
+{
+    return i < r->ntoks && r->toks[i].kind == TK_IDENT;
+}
+
+/* True when token i+1 starts right where token i ends (`<<<` is three `<`). */
+static inline bool adjacent(const rw *r, size_t i)
+{
+    return i + 1 < r->ntoks && r->toks[i].end == r->toks[i + 1].start;
+}
+
+/* ======================================================================
+ * the passes and the helpers used across files
+ * ====================================================================== */
+
+/* rewrite_lex.c */
+int lex(rw *r);
+int match_all(rw *r);
+
+/* rewrite.c */
+void put_token_list(const rw *r, strbuf *sb, const size_t *list, size_t n);
+scope_kind current_scope(const rw *r);
+
+/* rewrite_shared.c */
+int rewrite_shared(rw *r, size_t i, size_t *next);
+
+#endif

@@ -158,16 +158,25 @@ inline here barrier_waiter_site(const block_state &b, unsigned pos)
 struct grid_job;
 
 /* ---- one worker: an OS thread (or the launching thread) ----------------- */
-struct worker {
-    unsigned index;
-    stack_pool stacks;
-    fctx::fcontext_t sched_ctx;     /* the worker's own stack, between blocks */
+/* Cache-line aligned, with what every wait reads and writes in its first
+ * line: workers are small heap objects, and unaligned, one worker's hot
+ * fields shared a line with the tail of its neighbour's, so each wait on
+ * one core invalidated the other core's copy (measured on the 2-core dev
+ * VM: reduce_256 of bench_emu_throughput took as long on two workers as on
+ * one). */
+struct alignas(64) worker {
+    /* hot: read or written at every wait */
+    block_state *blk;
     fiber_stack *cur_stack;         /* the fiber running now */
-    fiber_stack *starting_stack;    /* handed to a runner fiber as it starts */
-    fiber_stack *abandon_stack;     /* a failing running fiber's stack */
     unsigned cur_tid;               /* linear id of the CUDA thread running now */
     bool in_block;                  /* fibers of a block are running */
     bool failed;                    /* the current block failed */
+    fiber_stack *starting_stack;    /* handed to a runner fiber as it starts */
+    stack_pool stacks;
+    /* cold */
+    unsigned index;
+    fctx::fcontext_t sched_ctx;     /* the worker's own stack, between blocks */
+    fiber_stack *abandon_stack;     /* a failing running fiber's stack */
     grid_job *grid;
     std::uint64_t rng;              /* xorshift state (seeded runs) */
     std::size_t static_shared_max;  /* most static shared bytes a block used */
@@ -176,7 +185,6 @@ struct worker {
     sigjmp_buf fault_jmp;           /* set on the worker's stack per launch */
     volatile sig_atomic_t fault_armed;
     char message[message_capacity]; /* composed by the fault handler too */
-    block_state *blk;
 };
 
 extern __thread worker *tls_worker;
@@ -193,7 +201,9 @@ struct grid_job {
     unsigned threads_per_block;
     bool seeded;
     std::uint64_t seed;
-    std::atomic<std::uint64_t> next_block{0};
+    /* Written by every worker as it takes a block: on a line of its own,
+     * away from what the runner loop reads. */
+    alignas(64) std::atomic<std::uint64_t> next_block{0};
     std::atomic<bool> stop{false};
     std::atomic<bool> failure_claimed{false};
     cudaError_t error = cudaSuccess;   /* written by the claimer only */

@@ -180,6 +180,26 @@ Test(bugs, an_out_of_bounds_write_names_block_thread_bytes_past_the_end_and_allo
 #endif
 }
 
+/* Allocations of 2 MiB and more are laid out for huge pages (their end on a
+ * 2 MiB boundary): running off their end must fault just the same. */
+Test(bugs, an_out_of_bounds_write_past_a_huge_page_allocation_is_caught_too)
+{
+    use_index_order();
+    const int n = (3 << 20) / 4 + 4 * 256 - 24; /* 3 MiB and 4072 bytes: ends 24 bytes into a 4-block tail */
+    float *out = nullptr;
+    cr_assert_eq(cudaMalloc(&out, n * sizeof(float)), cudaSuccess);
+    const int blocks = (n + 255) / 256;
+    scale_without_bounds_check<<<blocks, 256>>>(out, n);
+    cr_assert_eq(cudaGetLastError(), cudaErrorIllegalAddress, "%s", diagnostic());
+    char expected[160];
+    std::snprintf(expected, sizeof expected, "0 bytes past the end (offset %d) of the %d-byte allocation",
+                  n * 4, n * 4);
+    EXPECT_DIAGNOSTIC_HAS(expected);
+    char block[32];
+    std::snprintf(block, sizeof block, "block (%d,0,0)", n / 256);
+    EXPECT_DIAGNOSTIC_HAS(block);
+}
+
 /* ---- 3. a barrier inside divergent code ---------------------------------------- */
 
 constexpr int first_barrier_line = __LINE__ + 9;

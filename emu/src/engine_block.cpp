@@ -19,9 +19,11 @@ __thread uint3 block_idx;
 __thread uint3 block_dim;
 __thread uint3 grid_dim;
 
+__thread detail::worker_hot *detail::current_worker;
+
 namespace engine {
 
-__thread worker *tls_worker;
+
 
 /* ---- stacks -------------------------------------------------------------- */
 
@@ -72,7 +74,7 @@ void stack_put(stack_pool &pool, fiber_stack *stack)
     pool.free_list = stack;
 }
 
-/* ---- switching (save_origin, prepare_wait: engine_internal.hpp) -------- */
+/* ---- switching (the inline part: engine.hpp, detail) ------------------ */
 
 static void runner_entry(fctx::transfer_t t);
 
@@ -90,7 +92,8 @@ static fctx::fcontext_t fresh_runner(worker *w)
     }
     w->blk->loop_owner = s;
     w->starting_stack = s;
-    return fctx::make_fcontext(s->base + s->bytes, s->bytes, runner_entry);
+    const std::size_t usable = s->bytes - w->frame_shift;
+    return fctx::make_fcontext(s->base + usable, usable, runner_entry);
 }
 
 /* Releases the barrier every live thread waits at, or diagnoses threads
@@ -110,8 +113,12 @@ __attribute__((noinline, cold)) static void fail_deadlock(worker *w)
 /* What runs once the current fiber stops: a ready thread, else the next
  * unstarted thread on a fresh fiber, else (everything waits) a released
  * barrier, else the worker's scheduler (block done, or failed). */
-fctx::fcontext_t next_context_slow(worker *w)
+} /* namespace engine */
+
+void *detail::next_context_slow(worker_hot *hot)
 {
+    using namespace engine;
+    worker *const w = static_cast<worker *>(hot);
     block_state &b = *w->blk;
     for (;;) {
         if (w->failed)
@@ -131,6 +138,8 @@ fctx::fcontext_t next_context_slow(worker *w)
     }
 }
 
+namespace engine {
+
 /* The runner loop: starts threads until the loop has been handed to another
  * fiber (its thread waited) or every thread has started. threadIdx advances
  * in a local: a store-then-reload through block_state would cost a
@@ -138,7 +147,15 @@ fctx::fcontext_t next_context_slow(worker *w)
 static void runner_entry(fctx::transfer_t t)
 {
     save_origin(t);
-    worker *w = tls_worker;
+    worker *w = this_worker();
+    if (t.data && t.data != &w->sched_ctx) {
+        /* A thread's wait handed us the loop: t.fctx is where its registers
+         * are saved, 64 bytes that a resume reads first. Move later stacks'
+         * tops so that, at the same depth, those 64 bytes fill one cache
+         * line instead of straddling two. */
+        const auto misaligned = reinterpret_cast<std::uintptr_t>(t.fctx) & 63;
+        w->frame_shift = (w->frame_shift + misaligned) & 63;
+    }
     block_state &b = *w->blk;
     fiber_stack *const me = w->starting_stack;
     void (*const body)(void *) = w->grid->body;
@@ -146,18 +163,31 @@ static void runner_entry(fctx::transfer_t t)
     const bool seeded = w->grid->seeded;
     const unsigned bx = block_dim.x, by = block_dim.y, n = b.n;
     const unsigned first = b.next_start;
-    unsigned x = first % bx, y = (first / bx) % by, z = first / (bx * by);
-    /* Set once: a thread that waits breaks this loop when it returns (or
-     * comes back on this same stack when it was the last to start). */
-    w->cur_stack = me;
+    /* threadIdx of position `first` (unseeded: tid == position): one step
+     * on from the thread started before it, without dividing. */
+    unsigned x = 0, y = 0, z = 0;
+    if (first && !seeded) {
+        const uint3 prev = b.recs[first - 1].idx;
+        x = prev.x + 1;
+        y = prev.y;
+        z = prev.z;
+        if (x == bx) {
+            x = 0;
+            if (++y == by) {
+                y = 0;
+                ++z;
+            }
+        }
+    }
     for (unsigned pos = first; pos < n; pos++) {
         b.next_start = pos + 1;
         unsigned tid = pos;
+        uint3 idx;
         if (seeded) {
             tid = b.order[pos];
-            thread_idx = uint3{tid % bx, (tid / bx) % by, tid / (bx * by)};
+            idx = uint3{tid % bx, (tid / bx) % by, tid / (bx * by)};
         } else {
-            thread_idx = uint3{x, y, z};
+            idx = uint3{x, y, z};
             if (++x == bx) {
                 x = 0;
                 if (++y == by) {
@@ -166,6 +196,14 @@ static void runner_entry(fctx::transfer_t t)
                 }
             }
         }
+        /* What a resume needs besides its context: the thread stays on
+         * this stack until it exits (a thread that waits breaks this loop
+         * when it returns, or comes back on this same stack when it was the
+         * last to start). */
+        thread_rec &r = b.recs[tid];
+        r.stack = me;
+        r.idx = idx;
+        thread_idx = idx;
         w->cur_tid = tid;
         body(closure);
         /* Device-side libraries (cp.async queues) may hold per-thread state:
@@ -183,11 +221,14 @@ static void runner_entry(fctx::transfer_t t)
         if (b.loop_owner != me)
             break; /* this thread waited, and a newer fiber took the loop over */
     }
-    /* Our stack goes back to the pool before we leave it: nothing else runs
-     * on this OS thread until the jump below has completed. */
+    /* Our stack goes back to the pool before we leave it, but only once
+     * what runs next has been picked: that pick may start a fresh runner,
+     * and a fresh runner given this very stack would build its first frame
+     * over the one we are still running in. Between the put and the jump
+     * nothing else touches the pool. */
+    const fctx::fcontext_t next = next_context(w);
     stack_put(w->stacks, me);
-    w->cur_stack = nullptr;
-    fctx::jump_fcontext(next_context(w), nullptr);
+    fctx::jump_fcontext(next, nullptr);
     /* never resumed */
 }
 
@@ -290,8 +331,12 @@ static bool release_barrier(worker *w)
 /* An arrival whose call site may differ from the round's first: the fast
  * path compared pointers, this compares the file names too, and from the
  * first real difference on records every waiter's site for the diagnostic. */
-__attribute__((noinline)) static void note_barrier_site(block_state &b, unsigned pos, here where)
+} /* namespace engine */
+
+void detail::note_barrier_site(block_hot &hot, unsigned pos, here where)
 {
+    using namespace engine;
+    block_state &b = static_cast<block_state &>(hot);
     if (b.barrier_first_odd == no_odd_waiter) {
         if (same_site(where, b.barrier_site))
             return;
@@ -300,55 +345,12 @@ __attribute__((noinline)) static void note_barrier_site(block_state &b, unsigned
     b.barrier_sites[pos] = where;
 }
 
-} /* namespace engine */
-
 using namespace engine;
-
-detail::wait_switch detail::barrier_arrive(int mode, int predicate, here where)
-{
-    worker *w = tls_worker;
-    if (!w || !w->in_block)
-        return {nullptr, nullptr, ~0u}; /* host code: there is no block to wait for */
-    block_state &b = *w->blk;
-    const unsigned tid = w->cur_tid;
-    thread_rec &r = b.recs[tid]; /* what the resume needs (see prepare_wait) */
-    r.stack = w->cur_stack;
-    r.idx = thread_idx;
-    const unsigned pos = b.nwaiting_barrier++;
-    if (pos == 0) {
-        b.barrier_site = where;
-        b.barrier_mode = mode;
-        b.barrier_count = 0;
-        b.barrier_first_odd = no_odd_waiter;
-    } else if (__builtin_expect(where.file != b.barrier_site.file || where.line != b.barrier_site.line ||
-                                    b.barrier_first_odd != no_odd_waiter,
-                                0)) {
-        note_barrier_site(b, pos, where);
-    }
-    b.barrier_count += predicate != 0;
-    b.barrier_waiters[pos] = tid;
-    b.state[tid] = ts_at_barrier;
-    return {next_context(w, b, tid), &r.ctx, tid};
-}
-
-int detail::wait_resumed(unsigned tid, void *from_ctx, void *from_slot)
-{
-    save_origin(fctx::transfer_t{from_ctx, from_slot});
-    if (tid == ~0u)
-        return 0;
-    worker *w = tls_worker;
-    const block_state &b = *w->blk;
-    const thread_rec &r = b.recs[tid];
-    w->cur_tid = tid;
-    w->cur_stack = r.stack;
-    thread_idx = r.idx;
-    return b.barrier_result; /* the barrier's value; a warp operation ignores it */
-}
 
 void *&cuda_thread_slot(unsigned index)
 {
     static thread_local void *host_slots[4];
-    worker *w = tls_worker;
+    worker *w = this_worker();
     if (!w || !w->in_block || index >= 4)
         return host_slots[index & 3];
     block_state &b = *w->blk;
@@ -363,7 +365,7 @@ void *&cuda_thread_slot(unsigned index)
 
 bool in_kernel()
 {
-    worker *w = tls_worker;
+    worker *w = this_worker();
     return w && w->in_block;
 }
 
@@ -425,12 +427,11 @@ void abandon_block(worker *w)
     for (unsigned tid = 0; tid < b.n; tid++) {
         const std::uint8_t s = b.state[tid];
         if (s == ts_at_barrier || s == ts_at_warp || s == ts_ready)
-            stack_put(w->stacks, b.recs[tid].stack);
+            stack_put(w->stacks, static_cast<fiber_stack *>(b.recs[tid].stack));
     }
     if (w->abandon_stack)
         stack_put(w->stacks, w->abandon_stack);
     w->abandon_stack = nullptr;
-    w->cur_stack = nullptr;
     w->in_block = false;
 }
 
@@ -462,7 +463,7 @@ void fail_block(worker *w, cudaError_t error, const char *text)
 {
     claim_failure(w->grid, error, full);
     w->failed = true;
-    w->abandon_stack = w->cur_stack;
+    w->abandon_stack = running_stack(w);
     fctx::jump_fcontext(w->sched_ctx, nullptr);
     __builtin_unreachable();
 }
@@ -516,7 +517,7 @@ void format_ranges(char *out, std::size_t cap, const unsigned *ids, unsigned cou
 
 [[noreturn]] void fail_launch(cudaError_t error, const char *message)
 {
-    worker *w = tls_worker;
+    worker *w = this_worker();
     if (!w || !w->in_block) {
         /* Called from host code: there is no launch to fail. Record it so the
          * caller's next CUDA call sees it, and return to the caller is not
@@ -530,7 +531,7 @@ void format_ranges(char *out, std::size_t cap, const unsigned *ids, unsigned cou
 
 [[noreturn]] void device_assert_fail(const char *expr, const char *file, int line, const char *func)
 {
-    worker *w = tls_worker;
+    worker *w = this_worker();
     if (!w || !w->in_block) {
         std::fprintf(stderr, "%s:%d: %s: Assertion `%s' failed (host code).\n", file, line, func, expr);
         std::abort(); /* as assert(3) does in host code */

@@ -72,7 +72,7 @@ static const char *access_kind(const void *ucontext)
 /* Why `addr` faulted, relative to what the engine and runtime know. */
 static void describe_address(const worker *w, std::uintptr_t addr, char *out, std::size_t cap)
 {
-    const fiber_stack *s = w->cur_stack;
+    const fiber_stack *s = running_stack(w);
     bool in_guard = false;
     allocation a;
     std::ptrdiff_t offset = 0;
@@ -125,13 +125,13 @@ static void restore_previous(int sig)
 
 static void on_fault(int sig, siginfo_t *info, void *ucontext)
 {
-    worker *w = tls_worker;
+    worker *w = this_worker();
     const auto addr = reinterpret_cast<std::uintptr_t>(info->si_addr);
     if (w && w->in_block && w->fault_armed) {
         char cause[512];
         describe_address(w, addr, cause, sizeof cause);
         const grid_job &g = *w->grid;
-        const fiber_stack *s = w->cur_stack;
+        const fiber_stack *s = running_stack(w);
         const bool overflow = s && addr >= reinterpret_cast<std::uintptr_t>(s->guard) &&
                               addr < reinterpret_cast<std::uintptr_t>(s->base);
         std::snprintf(w->message, sizeof w->message,

@@ -98,6 +98,8 @@ static worker *make_worker(unsigned index, std::size_t stack_bytes, std::size_t 
         delete w;
         return nullptr;
     }
+    link_block_state(*w->blk);
+    w->hot = w->blk;
     w->index = index;
     w->stacks.stack_bytes = stack_bytes;
     return w;
@@ -106,7 +108,7 @@ static worker *make_worker(unsigned index, std::size_t stack_bytes, std::size_t 
 static void helper_main(worker_pool *p, unsigned index)
 {
     worker *w = p->workers[index];
-    tls_worker = w;
+    detail::current_worker = w;
     ensure_signal_stack();
     std::uint64_t seen = 0;
     for (;;) {
@@ -193,7 +195,7 @@ static void block_loop(worker *w, grid_job *g)
 static void recover_from_fault(worker *w)
 {
     w->failed = true;
-    w->abandon_stack = w->cur_stack;
+    w->abandon_stack = running_stack(w);
     claim_failure(w->grid, cudaErrorIllegalAddress, w->message);
     abandon_block(w);
 }
@@ -281,11 +283,11 @@ static void run_on_pool(worker_pool *p, grid_job *job)
         p->start_cv.notify_all();
     }
     worker *me = p->workers[0];
-    worker *const saved = tls_worker;
-    tls_worker = me;
+    detail::worker_hot *const saved = detail::current_worker;
+    detail::current_worker = me;
     ensure_signal_stack();
     work_on_grid(me, job);
-    tls_worker = saved;
+    detail::current_worker = saved;
     if (helpers) {
         std::unique_lock<std::mutex> lock(p->m);
         p->done_cv.wait(lock, [&] { return p->helpers_done == helpers; });

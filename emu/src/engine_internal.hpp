@@ -61,29 +61,17 @@ fiber_stack *stack_get(stack_pool &pool); /* nullptr when mmap fails */
 void stack_put(stack_pool &pool, fiber_stack *stack);
 
 /* ---- per-block bookkeeping ---------------------------------------------- */
-enum thread_state : std::uint8_t {
-    ts_not_started = 0,
-    ts_running,
-    ts_at_barrier,
-    ts_at_warp,
-    ts_ready, /* its warp operation completed; waits for the CPU (threads of a
-               * released barrier stay ts_at_barrier until they run) */
-    ts_exited,
-};
-
-/* What a resume reads, written when the thread waits: 32 bytes, so that the
- * records of neighbouring threads (which resume one after another) share
- * cache lines. Everything else (slots, a divergent barrier's call sites, the
- * barrier's mode, predicate count and result) lives in colder arrays or in
- * block_state, so that a barrier's release reads no per-thread record.
- * Measured on one core of the 2-core dev VM, with the 104-byte record this
- * replaced: reduce_256 of bench_emu_throughput 750 -> 630 ms. */
-struct alignas(32) thread_rec {
-    fctx::fcontext_t ctx; /* where to resume it */
-    fiber_stack *stack;   /* the stack it runs on while parked */
-    uint3 idx;            /* threadIdx, restored on resume */
-};
-static_assert(sizeof(thread_rec) == 32, "two records per cache line");
+/* thread_state, thread_rec, block_hot, worker_hot: engine.hpp (detail),
+ * where the inline barrier path reads them. */
+using detail::thread_rec;
+using detail::no_odd_waiter;
+using detail::thread_state;
+using detail::ts_not_started;
+using detail::ts_running;
+using detail::ts_at_barrier;
+using detail::ts_at_warp;
+using detail::ts_ready;
+using detail::ts_exited;
 
 /* Per-thread pointer slots (cuda_thread_slot): valid when epoch == block epoch. */
 struct thread_slots {
@@ -111,33 +99,20 @@ struct shared_site {
     std::size_t offset;
 };
 
-struct block_state {
+/* The rest of one block's bookkeeping, after the hot part (engine.hpp). */
+struct block_state : detail::block_hot {
     unsigned n;            /* threads in the block */
     unsigned next_start;   /* next position in the start order */
     unsigned live;         /* started or not, but not exited */
     fiber_stack *loop_owner; /* the fiber whose loop starts new threads */
-    unsigned nwaiting_barrier;
     unsigned nwaiting_warp;
-    unsigned ready_head, ready_count; /* FIFO in `ready`, capacity n */
     unsigned epoch;        /* bumped per block: invalidates thread slots */
     bool slots_used;       /* a thread of this block called cuda_thread_slot */
-    /* The barrier round in progress, summarised as threads arrive, so that
-     * its release reads no per-thread record: */
-    here barrier_site;     /* the first arriver's call site */
-    int barrier_mode;      /* the first arriver's sync_block mode */
-    int barrier_count;     /* arrivers with a nonzero predicate */
-    int barrier_result;    /* sync_block's value for the round last released */
-    unsigned barrier_first_odd; /* first waiter position at another call site
-                                 * (no_odd_waiter: none); from there on, every
-                                 * waiter's site is in barrier_sites */
-    /* Two queues of tids that trade places when a barrier is released: its
-     * waiters become the ready queue (which is empty then), no copy. */
-    unsigned *ready = queue_store[0];
-    unsigned *barrier_waiters = queue_store[1];
-    std::uint8_t state[max_block_threads];
+    /* barrier_waiters[pos] for pos >= barrier_first_odd is at barrier_sites[pos] */
+    std::uint8_t state_store[max_block_threads];
     unsigned order[max_block_threads];   /* start order (seeded runs) */
     unsigned queue_store[2][max_block_threads];
-    thread_rec recs[max_block_threads];
+    thread_rec recs_store[max_block_threads];
     thread_slots slots[max_block_threads];
     here barrier_sites[max_block_threads]; /* by waiter position, see above */
     warp_state warps[max_warps];
@@ -146,8 +121,15 @@ struct block_state {
     unsigned nsites;
     std::size_t shared_used;
 };
-
-constexpr unsigned no_odd_waiter = ~0u;
+/* Points the hot part's arrays at their storage (once, after a
+ * value-initialising new, which zeroes the rest). */
+inline void link_block_state(block_state &b)
+{
+    b.recs = b.recs_store;
+    b.state = b.state_store;
+    b.ready = b.queue_store[0];
+    b.barrier_waiters = b.queue_store[1];
+}
 
 /* The call site of the barrier waiter at position `pos` of barrier_waiters. */
 inline here barrier_waiter_site(const block_state &b, unsigned pos)
@@ -164,15 +146,12 @@ struct grid_job;
  * one core invalidated the other core's copy (measured on the 2-core dev
  * VM: reduce_256 of bench_emu_throughput took as long on two workers as on
  * one). */
-struct alignas(64) worker {
-    /* hot: read or written at every wait */
-    block_state *blk;
-    fiber_stack *cur_stack;         /* the fiber running now */
-    unsigned cur_tid;               /* linear id of the CUDA thread running now */
-    bool in_block;                  /* fibers of a block are running */
-    bool failed;                    /* the current block failed */
+struct alignas(64) worker : detail::worker_hot {
+    /* hot: read or written at every wait (with worker_hot's fields) */
+    block_state *blk;               /* == hot */
     fiber_stack *starting_stack;    /* handed to a runner fiber as it starts */
     stack_pool stacks;
+    std::size_t frame_shift;        /* how far below its top a fresh runner starts, see runner_entry */
     /* cold */
     unsigned index;
     fctx::fcontext_t sched_ctx;     /* the worker's own stack, between blocks */
@@ -187,7 +166,16 @@ struct alignas(64) worker {
     char message[message_capacity]; /* composed by the fault handler too */
 };
 
-extern __thread worker *tls_worker;
+/* The calling OS thread's worker (detail::current_worker, as a worker). */
+inline worker *this_worker()
+{
+    return static_cast<worker *>(detail::current_worker);
+}
+/* The stack the running CUDA thread runs on; nullptr between threads. */
+inline fiber_stack *running_stack(const worker *w)
+{
+    return w->cur_tid < w->blk->n ? static_cast<fiber_stack *>(w->blk->recs[w->cur_tid].stack) : nullptr;
+}
 
 /* ---- one launch ---------------------------------------------------------- */
 struct grid_job {
@@ -215,70 +203,15 @@ struct grid_job {
 void run_block(worker *w, std::uint64_t block_linear);
 /* Releases what a failed block leaves behind (parked fibers' stacks). */
 void abandon_block(worker *w);
-/* What runs once the current fiber stops (a ready thread, a fresh runner
- * for the next unstarted thread, a released barrier, or the scheduler).
- * nullptr when that is the calling thread itself (it was the last to arrive
- * and its barrier or warp operation is complete). */
-fctx::fcontext_t next_context_slow(worker *w);
-
-/* Resumes the thread at the head of the ready queue (there is one). `self`
- * is the calling thread (w->cur_tid). The hot callers pass the block and
- * `self` they have already loaded: a store into a byte array (state[]) may
- * alias anything, so the compiler would otherwise load them again. */
-inline fctx::fcontext_t pop_ready(block_state &b, unsigned self)
-{
-    constexpr unsigned wrap = max_block_threads - 1;
-    const unsigned head = b.ready_head;
-    const unsigned tid = b.ready[head];
-    /* Threads resume one after another, each on its own stack: fetch the
-     * next one's saved registers and the record after it early. Entries
-     * beyond the queue are stale but valid indices: prefetching is harmless. */
-    __builtin_prefetch(b.recs[b.ready[(head + 1) & wrap]].ctx);
-    __builtin_prefetch(&b.recs[b.ready[(head + 2) & wrap]]);
-    b.ready_head = (head + 1) & wrap;
-    b.ready_count--;
-    /* nullptr: the caller itself, which simply goes on */
-    const fctx::fcontext_t next = tid == self ? nullptr : b.recs[tid].ctx;
-    b.state[tid] = ts_running;
-    return next;
-}
+/* The scheduler's picks (the fast ones inline in engine.hpp): */
+using detail::save_origin;
 inline fctx::fcontext_t pop_ready(worker *w)
 {
-    return pop_ready(*w->blk, w->cur_tid);
-}
-
-/* The common case inline (a barrier being released hands each thread to
- * the next), everything else out of line. */
-inline fctx::fcontext_t next_context(worker *w, block_state &b, unsigned self)
-{
-    if (__builtin_expect(b.ready_count != 0 && !w->failed, 1))
-        return pop_ready(b, self);
-    return next_context_slow(w);
+    return detail::pop_ready(*w->blk, w->cur_tid);
 }
 inline fctx::fcontext_t next_context(worker *w)
 {
-    return next_context(w, *w->blk, w->cur_tid);
-}
-
-/* Every switch passes, as its data, the slot where the fiber being left
- * wants its context saved; whoever resumes stores it there. This is how
- * fcontext hands over the context of the side that jumped. */
-inline void save_origin(const fctx::transfer_t &t)
-{
-    if (t.data)
-        *static_cast<fctx::fcontext_t *>(t.data) = t.fctx;
-}
-
-/* The first half of a wait from the kernel's frame (see engine.hpp): saves
- * what the running thread needs on resume and picks what runs next. */
-inline detail::wait_switch prepare_wait(worker *w)
-{
-    block_state &b = *w->blk;
-    const unsigned tid = w->cur_tid;
-    thread_rec &r = b.recs[tid];
-    r.stack = w->cur_stack;
-    r.idx = thread_idx;
-    return {next_context(w, b, tid), &r.ctx, tid};
+    return detail::next_context(w, *w->blk, w->cur_tid);
 }
 
 /* Makes a waiting thread runnable (appends it to the ready queue). */

@@ -55,6 +55,8 @@ void shared_block_begin(worker *w)
     block_state &b = *w->blk;
     const std::size_t dynamic = w->grid->dynamic_bytes;
     b.nsites = 0;
+    b.shared_key = nullptr;
+    b.shared_ptr = nullptr;
     b.shared_used = round_up(dynamic, 16);
     if (dynamic)
         std::memset(w->shared_arena, poison_byte, dynamic);
@@ -84,19 +86,23 @@ using namespace engine;
 
 void *dynamic_shared()
 {
-    worker *w = tls_worker;
+    worker *w = this_worker();
     return w && w->in_block ? w->shared_arena : nullptr;
 }
 
 void *shared_alloc(void *const *site_key, std::size_t bytes, std::size_t align, here where)
 {
-    worker *w = tls_worker;
+    worker *w = this_worker();
     if (!w || !w->in_block)
         return nullptr;
     block_state &b = *w->blk;
-    for (unsigned i = 0; i < b.nsites; i++)
-        if (b.sites[i].key == site_key)
-            return w->shared_arena + b.sites[i].offset;
+    for (unsigned i = 0; i < b.nsites; i++) {
+        if (b.sites[i].key == site_key) {
+            b.shared_key = site_key; /* shared_var's next lookup is inline */
+            b.shared_ptr = w->shared_arena + b.sites[i].offset;
+            return b.shared_ptr;
+        }
+    }
     /* First thread of the block here: allocate and poison. */
     const std::size_t offset = round_up(b.shared_used, align < 16 ? 16 : align);
     const std::size_t limit = w->grid->shared_limit;
@@ -116,7 +122,9 @@ void *shared_alloc(void *const *site_key, std::size_t bytes, std::size_t align, 
     b.nsites++;
     b.shared_used = offset + bytes;
     std::memset(w->shared_arena + offset, poison_byte, bytes);
-    return w->shared_arena + offset;
+    b.shared_key = site_key;
+    b.shared_ptr = w->shared_arena + offset;
+    return b.shared_ptr;
 }
 
 } /* namespace simtlab_emu */

@@ -219,9 +219,9 @@ using namespace engine;
 detail::wait_switch detail::warp_arrive(unsigned mask, void *lane_data, warp_fn fn, void *ctx,
                                         const char *op, here where)
 {
-    worker *w = tls_worker;
+    worker *w = this_worker();
     if (!w || !w->in_block)
-        return {nullptr, nullptr, ~0u}; /* host code has no warp: nothing to exchange */
+        return {nullptr, ~0u}; /* host code has no warp: nothing to exchange */
     block_state &b = *w->blk;
     check_arrival(w, mask, op, where);
     const unsigned tid = w->cur_tid, lane = tid % warp_size;
@@ -231,30 +231,25 @@ detail::wait_switch detail::warp_arrive(unsigned mask, void *lane_data, warp_fn 
     g.arrived |= 1u << lane;
     if (g.arrived == mask) {
         complete_group(w, ws, g, fn, ctx);
-        if (!w->grid->seeded) {
-            /* The last lane simply goes on, on the stack it runs on: record
-             * it, since wait_resumed restores the thread's stack from here. */
-            thread_rec &r = b.recs[tid];
-            r.stack = w->cur_stack;
-            r.idx = thread_idx;
-            return {nullptr, nullptr, tid};
-        }
-        return prepare_wait(w); /* complete_group queued it among the others */
+        if (!w->grid->seeded)
+            return {nullptr, tid}; /* the last lane simply goes on */
+        /* complete_group queued it among the others */
+    } else {
+        b.state[tid] = ts_at_warp;
+        b.nwaiting_warp++;
     }
-    b.state[tid] = ts_at_warp;
-    b.nwaiting_warp++;
-    return prepare_wait(w);
+    return {detail::next_context(w, b, tid), tid};
 }
 
 unsigned lane_id()
 {
-    worker *w = tls_worker;
+    worker *w = this_worker();
     return w && w->in_block ? w->cur_tid % warp_size : 0;
 }
 
 unsigned active_mask()
 {
-    worker *w = tls_worker;
+    worker *w = this_worker();
     if (!w || !w->in_block)
         return 1u;
     const block_state &b = *w->blk;

@@ -81,11 +81,7 @@ inline here call_site(const char *file = __builtin_FILE(), int line = __builtin_
     return here{file, line};
 }
 template <class T, class Tag>
-inline T &shared_var(Tag, here where = call_site())
-{
-    static void *const key = nullptr; /* its address identifies the site */
-    return *static_cast<T *>(shared_alloc(&key, sizeof(T), alignof(T), where));
-}
+inline T &shared_var(Tag, here where = call_site()); /* defined below */
 
 /* ---- the block barrier ------------------------------------------------ */
 /* __syncthreads and its variants. mode 0: plain; 1: _count (returns how many
@@ -109,43 +105,197 @@ inline void warp_collective(unsigned mask, void *lane_data, warp_fn fn, void *ct
                             here where); /* defined below */
 
 /* ---- how a waiting thread switches (engine internals, inline for speed) --
- * sync_block and warp_collective are inline so that the fiber switch
- * (jump_fcontext) happens in the kernel's own frame. jump_fcontext is
- * entered by a call but resumes the other fiber with a jump, which leaves
- * the CPU's return-address predictor one entry off: every function return
- * between the switch and the kernel code then mispredicts. Switching from
- * the kernel's frame leaves no such return (measured on the 2-core dev VM:
- * 39 -> 27 ns per barrier wait on one core). Not for use by kernels. */
+ * The whole of a __syncthreads that does not end its round (every arrival
+ * but the last, and the resume after it) runs inline in the kernel's own
+ * frame: the arrival's bookkeeping, the pick of the next thread and the
+ * fiber switch (jump_fcontext). Two reasons, both measured on the 2-core dev
+ * VM. jump_fcontext is entered by a call but resumes the other fiber with a
+ * jump, which leaves the CPU's return-address predictor one entry off, so
+ * every function return between the switch and the kernel code
+ * mispredicts: switching from the kernel's frame leaves no such return
+ * (39 -> 27 ns per barrier wait on one core). And a call out of line costs
+ * its own saves, restores and returned struct at each of the 8 waits of
+ * every thread of a reduction block.
+ *
+ * The structures below are the first, hot part of the engine's per-worker
+ * and per-block records (emu/src/engine_internal.hpp derives from them);
+ * everything rare (the first arrival's other call site, an empty ready
+ * queue, a failed block) is out of line in emu/src/engine_block.cpp. Not for
+ * use by kernels. */
+#define SIMTLAB_EMU_ALWAYS_INLINE __attribute__((always_inline))
 namespace detail {
-struct wait_switch {
-    void *target;    /* the fiber to run now; nullptr: the caller goes on */
-    void *save_slot; /* where the caller's own context is to be saved */
-    unsigned tid;    /* the caller, ~0u outside a kernel */
-};
-wait_switch barrier_arrive(int mode, int predicate, here where);
-wait_switch warp_arrive(unsigned mask, void *lane_data, warp_fn fn, void *ctx, const char *op, here where);
-/* Called once the caller runs again: finishes the switch (from_ctx and
- * from_slot are what jump_fcontext returned) and returns sync_block's
- * result. */
-int wait_resumed(unsigned tid, void *from_ctx, void *from_slot);
 
-inline int switch_and_wait(const wait_switch &s)
+namespace fctx = boost::context::detail;
+
+constexpr unsigned max_block_threads = 1024;
+
+enum thread_state : std::uint8_t {
+    ts_not_started = 0,
+    ts_running,
+    ts_at_barrier,
+    ts_at_warp,
+    ts_ready, /* its warp operation completed; waits for the CPU (threads of a
+               * released barrier stay ts_at_barrier until they run) */
+    ts_exited,
+};
+
+/* What a resume reads: 32 bytes, so that the records of neighbouring
+ * threads (which resume one after another) share cache lines. `stack` and
+ * `idx` are written once, when the thread starts: a thread stays on the
+ * stack it started on and its threadIdx never changes, so a wait writes
+ * only `ctx`. */
+struct alignas(32) thread_rec {
+    fctx::fcontext_t ctx; /* where to resume it */
+    void *stack;          /* its engine::fiber_stack */
+    uint3 idx;            /* threadIdx, restored on resume */
+};
+static_assert(sizeof(thread_rec) == 32, "two records per cache line");
+
+constexpr unsigned no_odd_waiter = ~0u;
+
+/* The hot part of one block's bookkeeping. The barrier round in progress is
+ * summarised as threads arrive, so that its release reads no per-thread
+ * record. */
+struct block_hot {
+    thread_rec *recs;          /* by linear thread id */
+    std::uint8_t *state;       /* thread_state by linear thread id */
+    /* Two queues of tids that trade places when a barrier is released: its
+     * waiters become the ready queue (which is empty then), no copy. */
+    unsigned *ready;           /* FIFO of runnable threads, capacity 1024 */
+    unsigned *barrier_waiters; /* in arrival order */
+    unsigned ready_head, ready_count;
+    unsigned nwaiting_barrier;
+    unsigned barrier_first_odd; /* first waiter position at another call
+                                 * site (no_odd_waiter: none) */
+    here barrier_site;          /* the first arriver's call site */
+    int barrier_mode;           /* the first arriver's sync_block mode */
+    int barrier_count;          /* arrivers with a nonzero predicate */
+    int barrier_result;         /* sync_block's value for the round last released */
+    /* The __shared__ declaration looked up last in this block (shared_var):
+     * every thread of the block reaches the same few declarations. */
+    void *const *shared_key;
+    void *shared_ptr;
+};
+
+/* The hot part of one worker (an OS thread running blocks). */
+struct worker_hot {
+    block_hot *hot;   /* its block */
+    unsigned cur_tid; /* linear id of the CUDA thread running now */
+    bool in_block;    /* fibers of a block are running */
+    bool failed;      /* the current block failed */
+};
+
+/* The calling OS thread's worker; nullptr in host threads that never ran a
+ * kernel. __thread, not thread_local: no TLS wrapper call on each read. */
+extern __thread worker_hot *current_worker;
+
+/* What runs once the current fiber stops when the ready queue is empty or
+ * the block failed (engine_block.cpp): a fresh runner for the next
+ * unstarted thread, a released barrier's first thread, or the scheduler.
+ * nullptr when that is the calling thread itself (it was the last to arrive
+ * and its barrier or warp operation is complete). */
+void *next_context_slow(worker_hot *w);
+/* A barrier arrival whose call site may differ from its round's first. */
+void note_barrier_site(block_hot &b, unsigned pos, here where);
+
+/* Resumes the thread at the head of the ready queue (there is one). `self`
+ * is the calling thread. The callers pass the block and `self` they have
+ * already loaded: a store into a byte array (state[]) may alias anything,
+ * so the compiler would otherwise load them again. */
+SIMTLAB_EMU_ALWAYS_INLINE inline void *pop_ready(block_hot &b, unsigned self)
 {
-    if (!s.target)
-        return wait_resumed(s.tid, nullptr, nullptr);
-    const boost::context::detail::transfer_t t = boost::context::detail::jump_fcontext(s.target, s.save_slot);
-    return wait_resumed(s.tid, t.fctx, t.data);
+    constexpr unsigned wrap = max_block_threads - 1;
+    const unsigned head = b.ready_head;
+    const unsigned tid = b.ready[head];
+    /* Threads resume one after another, each on its own stack: fetch the
+     * next one's saved registers and the record after it early. Entries
+     * beyond the queue are stale but valid indices: prefetching is harmless. */
+    __builtin_prefetch(b.recs[b.ready[(head + 1) & wrap]].ctx);
+    __builtin_prefetch(&b.recs[b.ready[(head + 2) & wrap]]);
+    b.ready_head = (head + 1) & wrap;
+    b.ready_count--;
+    void *const next = tid == self ? nullptr : b.recs[tid].ctx;
+    b.state[tid] = ts_running;
+    return next;
 }
+
+SIMTLAB_EMU_ALWAYS_INLINE inline void *next_context(worker_hot *w, block_hot &b, unsigned self)
+{
+    if (__builtin_expect(b.ready_count != 0 && !w->failed, 1))
+        return pop_ready(b, self);
+    return next_context_slow(w);
+}
+
+/* Every switch passes, as its data, the slot where the fiber being left
+ * wants its context saved; whoever resumes stores it there. This is how
+ * fcontext hands over the context of the side that jumped. */
+SIMTLAB_EMU_ALWAYS_INLINE inline void save_origin(const fctx::transfer_t &t)
+{
+    if (t.data)
+        *static_cast<fctx::fcontext_t *>(t.data) = t.fctx;
+}
+
+/* Switches from thread `tid` to `target` (nullptr: tid goes on) and, once
+ * tid runs again, makes it the running thread. */
+SIMTLAB_EMU_ALWAYS_INLINE inline void switch_from(worker_hot *w, block_hot &b, unsigned tid, void *target)
+{
+    if (target)
+        save_origin(fctx::jump_fcontext(target, &b.recs[tid].ctx));
+    w->cur_tid = tid;
+    thread_idx = b.recs[tid].idx;
+}
+
+/* The out-of-line part of a warp operation: nullptr target with tid ~0u
+ * outside a kernel. */
+struct wait_switch {
+    void *target; /* the fiber to run now; nullptr: the caller goes on */
+    unsigned tid; /* the caller, ~0u outside a kernel */
+};
+wait_switch warp_arrive(unsigned mask, void *lane_data, warp_fn fn, void *ctx, const char *op, here where);
+
 } /* namespace detail */
 
-inline int sync_block(int mode, int predicate, here where)
+template <class T, class Tag>
+inline T &shared_var(Tag, here where)
 {
-    return detail::switch_and_wait(detail::barrier_arrive(mode, predicate, where));
+    static void *const key = nullptr; /* its address identifies the site */
+    detail::worker_hot *const w = detail::current_worker;
+    if (w && w->in_block && w->hot->shared_key == &key)
+        return *static_cast<T *>(w->hot->shared_ptr);
+    return *static_cast<T *>(shared_alloc(&key, sizeof(T), alignof(T), where));
 }
 
-inline void warp_collective(unsigned mask, void *lane_data, warp_fn fn, void *ctx, const char *op, here where)
+SIMTLAB_EMU_ALWAYS_INLINE inline int sync_block(int mode, int predicate, here where)
 {
-    (void)detail::switch_and_wait(detail::warp_arrive(mask, lane_data, fn, ctx, op, where));
+    detail::worker_hot *const w = detail::current_worker;
+    if (!w || !w->in_block)
+        return 0; /* host code: there is no block to wait for */
+    detail::block_hot &b = *w->hot;
+    const unsigned tid = w->cur_tid;
+    const unsigned pos = b.nwaiting_barrier++;
+    if (pos == 0) {
+        b.barrier_site = where;
+        b.barrier_mode = mode;
+        b.barrier_count = 0;
+        b.barrier_first_odd = detail::no_odd_waiter;
+    } else if (__builtin_expect(where.file != b.barrier_site.file || where.line != b.barrier_site.line ||
+                                    b.barrier_first_odd != detail::no_odd_waiter,
+                                0)) {
+        detail::note_barrier_site(b, pos, where);
+    }
+    b.barrier_count += predicate != 0;
+    b.barrier_waiters[pos] = tid;
+    b.state[tid] = detail::ts_at_barrier;
+    detail::switch_from(w, b, tid, detail::next_context(w, b, tid));
+    return b.barrier_result;
+}
+
+SIMTLAB_EMU_ALWAYS_INLINE inline void warp_collective(unsigned mask, void *lane_data, warp_fn fn, void *ctx,
+                                                      const char *op, here where)
+{
+    const detail::wait_switch s = detail::warp_arrive(mask, lane_data, fn, ctx, op, where);
+    if (s.tid != ~0u)
+        detail::switch_from(detail::current_worker, *detail::current_worker->hot, s.tid, s.target);
 }
 
 /* Lane of the calling thread in its warp (linear thread index % 32). */

@@ -80,6 +80,12 @@ static void runner_entry(fctx::transfer_t t);
 
 static fctx::fcontext_t fresh_runner(worker *w)
 {
+    if (fiber_stack *spare = w->stacks.spares) {
+        w->stacks.spares = spare->next;
+        w->blk->loop_owner = spare;
+        w->starting_stack = spare;
+        return spare->spare_ctx;
+    }
     fiber_stack *s = stack_get(w->stacks);
     if (!s) {
         char text[256];
@@ -167,7 +173,7 @@ __attribute__((always_inline)) static inline void thread_returned(worker *w, blo
  * (pos, 0, 0). A barrier-free kernel spends most of its time here, so it
  * does as little per thread as it can (measured on the 2-core dev VM, with
  * the general loop below: 6.3 ns per thread of vector add on one core). */
-static void run_threads_1d(worker *w, block_state &b, fiber_stack *me, unsigned first)
+__attribute__((always_inline)) static inline void run_threads_1d(worker *w, block_state &b, fiber_stack *me, unsigned first)
 {
     void (*const body)(void *) = w->grid->body;
     void *const closure = w->grid->closure;
@@ -190,7 +196,7 @@ static void run_threads_1d(worker *w, block_state &b, fiber_stack *me, unsigned 
 /* Any shape, in index order or (seeded runs) in the block's shuffled order.
  * threadIdx advances in locals: a store-then-reload through block_state
  * would cost a store-forwarding stall per thread. */
-static void run_threads(worker *w, block_state &b, fiber_stack *me, unsigned first)
+__attribute__((always_inline)) static inline void run_threads(worker *w, block_state &b, fiber_stack *me, unsigned first)
 {
     void (*const body)(void *) = w->grid->body;
     void *const closure = w->grid->closure;
@@ -243,31 +249,34 @@ static void run_threads(worker *w, block_state &b, fiber_stack *me, unsigned fir
 
 static void runner_entry(fctx::transfer_t t)
 {
-    save_origin(t);
-    worker *w = this_worker();
-    if (t.data && t.data != &w->sched_ctx) {
-        /* A thread's wait handed us the loop: t.fctx is where its registers
-         * are saved, 64 bytes that a resume reads first. Move later stacks'
-         * tops so that, at the same depth, those 64 bytes fill one cache
-         * line instead of straddling two. */
-        const auto misaligned = reinterpret_cast<std::uintptr_t>(t.fctx) & 63;
-        w->frame_shift = (w->frame_shift + misaligned) & 63;
-    }
-    block_state &b = *w->blk;
+    worker *const w = this_worker();
     fiber_stack *const me = w->starting_stack;
-    if (!w->grid->seeded && block_dim.y == 1 && block_dim.z == 1)
-        run_threads_1d(w, b, me, b.next_start);
-    else
-        run_threads(w, b, me, b.next_start);
-    /* Our stack goes back to the pool before we leave it, but only once
-     * what runs next has been picked: that pick may start a fresh runner,
-     * and a fresh runner given this very stack would build its first frame
-     * over the one we are still running in. Between the put and the jump
-     * nothing else touches the pool. */
-    const fctx::fcontext_t next = next_context(w);
-    stack_put(w->stacks, me);
-    fctx::jump_fcontext(next, nullptr);
-    /* never resumed */
+    for (;;) {
+        save_origin(t);
+        if (t.data && t.data != &w->sched_ctx) {
+            /* A thread's wait handed us the loop: t.fctx is where its
+             * registers are saved, 64 bytes that a resume reads first. Move
+             * later stacks' tops so that, at the same depth, those 64 bytes
+             * fill one cache line instead of straddling two. */
+            const auto misaligned = reinterpret_cast<std::uintptr_t>(t.fctx) & 63;
+            w->frame_shift = (w->frame_shift + misaligned) & 63;
+        }
+        block_state &b = *w->blk;
+        if (!w->grid->seeded && block_dim.y == 1 && block_dim.z == 1)
+            run_threads_1d(w, b, me, b.next_start);
+        else
+            run_threads(w, b, me, b.next_start);
+        /* The loop has moved on (or every thread has started): park as a
+         * spare runner. Only once what runs next has been picked, though:
+         * that pick may take a spare, and must not take this one while we
+         * still run on it. Between the push and the jump nothing else
+         * touches the spares. */
+        const fctx::fcontext_t next = next_context(w);
+        me->next = w->stacks.spares;
+        w->stacks.spares = me;
+        t = fctx::jump_fcontext(next, &me->spare_ctx);
+        /* resumed by fresh_runner: w->starting_stack == me */
+    }
 }
 
 void make_ready(block_state &b, unsigned tid)

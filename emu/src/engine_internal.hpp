@@ -191,6 +191,7 @@ struct grid_job {
     void (*body)(void *);
     void *closure;
     std::uint64_t nblocks;
+    std::uint64_t blocks_per_take; /* consecutive blocks a worker takes at once */
     unsigned threads_per_block;
     bool seeded;
     std::uint64_t seed;

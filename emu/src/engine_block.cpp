@@ -80,11 +80,15 @@ static void runner_entry(fctx::transfer_t t);
 
 static fctx::fcontext_t fresh_runner(worker *w)
 {
-    if (fiber_stack *spare = w->stacks.spares) {
-        w->stacks.spares = spare->next;
+    stack_pool &pool = w->stacks;
+    if (pool.nspares) {
+        const unsigned k = --pool.nspares;
+        if (k) /* spares resume one after another as a block's threads first wait */
+            __builtin_prefetch(pool.spare_ctx[k - 1]);
+        fiber_stack *const spare = pool.spare_stack[k];
         w->blk->loop_owner = spare;
         w->starting_stack = spare;
-        return spare->spare_ctx;
+        return pool.spare_ctx[k];
     }
     fiber_stack *s = stack_get(w->stacks);
     if (!s) {
@@ -272,9 +276,15 @@ static void runner_entry(fctx::transfer_t t)
          * still run on it. Between the push and the jump nothing else
          * touches the spares. */
         const fctx::fcontext_t next = next_context(w);
-        me->next = w->stacks.spares;
-        w->stacks.spares = me;
-        t = fctx::jump_fcontext(next, &me->spare_ctx);
+        stack_pool &pool = w->stacks;
+        if (pool.nspares == spare_capacity) {
+            stack_put(pool, me);
+            fctx::jump_fcontext(next, nullptr);
+            /* never resumed */
+        }
+        const unsigned k = pool.nspares++;
+        pool.spare_stack[k] = me;
+        t = fctx::jump_fcontext(next, &pool.spare_ctx[k]);
         /* resumed by fresh_runner: w->starting_stack == me */
     }
 }

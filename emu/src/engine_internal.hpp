@@ -47,20 +47,26 @@ struct fiber_stack {
     char *guard;       /* lowest address: the guard page */
     char *base;        /* lowest usable byte */
     std::size_t bytes; /* usable bytes above base */
-    fiber_stack *next; /* free-list or spare-list link */
-    fctx::fcontext_t spare_ctx; /* a spare runner parked on it (see stack_pool) */
+    fiber_stack *next; /* free-list link */
 };
 
 /* Stacks are made on demand and reused for the life of the worker: a block
  * of 1024 threads that all wait at a barrier needs 1024 of them at once. */
 /* A runner whose loop has ended parks on its stack as a spare, ready to
  * take the loop over again, instead of giving its stack back: starting a
- * runner is then one switch, with no fresh context to build. */
+ * runner is then one switch, with no fresh context to build. The spares'
+ * contexts sit in one dense array, so that popping one reads no cold stack
+ * and the next one's saved registers can be fetched early. A block has at
+ * most 1024 parked threads and one runner, so spares never outnumber
+ * spare_capacity; past it (never seen) a stack simply goes back. */
+constexpr unsigned spare_capacity = 2 * 1024;
 struct stack_pool {
     fiber_stack *free_list = nullptr;
-    fiber_stack *spares = nullptr; /* parked runners, by spare_ctx */
+    unsigned nspares = 0;
     std::size_t stack_bytes = 0;
     unsigned made = 0;
+    fctx::fcontext_t spare_ctx[spare_capacity];
+    fiber_stack *spare_stack[spare_capacity];
 };
 fiber_stack *stack_get(stack_pool &pool); /* nullptr when mmap fails */
 void stack_put(stack_pool &pool, fiber_stack *stack);

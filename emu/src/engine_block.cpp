@@ -481,9 +481,12 @@ void run_block(worker *w, std::uint64_t linear)
 void abandon_block(worker *w)
 {
     block_state &b = *w->blk;
+    /* Every thread in a waiting state is parked on its stack, except the
+     * running one when it failed: its stack is abandon_stack. */
+    const unsigned running = w->abandon_stack ? w->cur_tid : ~0u;
     for (unsigned tid = 0; tid < b.n; tid++) {
         const std::uint8_t s = b.state[tid];
-        if (s == ts_at_barrier || s == ts_at_warp || s == ts_ready)
+        if ((s == ts_at_barrier || s == ts_at_warp || s == ts_ready) && tid != running)
             stack_put(w->stacks, static_cast<fiber_stack *>(b.recs[tid].stack));
     }
     if (w->abandon_stack)

@@ -129,9 +129,12 @@ namespace fctx = boost::context::detail;
 
 constexpr unsigned max_block_threads = 1024;
 
+/* What a thread did last: a thread that resumes keeps the state of its
+ * wait until it waits again or exits, so only the one running thread
+ * (worker_hot::cur_tid) has a waiting state without being parked. */
 enum thread_state : std::uint8_t {
     ts_not_started = 0,
-    ts_running,
+    ts_running, /* unused: see above */
     ts_at_barrier,
     ts_at_warp,
     ts_ready, /* its warp operation completed; waits for the CPU (threads of a
@@ -214,9 +217,9 @@ SIMTLAB_EMU_ALWAYS_INLINE inline void *pop_ready(block_hot &b, unsigned self)
     __builtin_prefetch(&b.recs[b.ready[(head + 2) & wrap]]);
     b.ready_head = (head + 1) & wrap;
     b.ready_count--;
-    void *const next = tid == self ? nullptr : b.recs[tid].ctx;
-    b.state[tid] = ts_running;
-    return next;
+    /* No state store: a thread that runs again keeps the state of its
+     * last wait until it waits again or exits (see abandon_block). */
+    return tid == self ? nullptr : b.recs[tid].ctx;
 }
 
 SIMTLAB_EMU_ALWAYS_INLINE inline void *next_context(worker_hot *w, block_hot &b, unsigned self)

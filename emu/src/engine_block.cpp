@@ -336,9 +336,10 @@ static void describe_barrier_divergence(worker *w, char *out, std::size_t cap)
         if (done[i])
             continue;
         const here site = barrier_waiter_site(b, i);
+        const int mode = barrier_waiter_mode(b, i);
         unsigned count = 0;
         for (unsigned j = i; j < b.nwaiting_barrier; j++) {
-            if (!done[j] && same_site(barrier_waiter_site(b, j), site)) {
+            if (!done[j] && same_site(barrier_waiter_site(b, j), site) && barrier_waiter_mode(b, j) == mode) {
                 done[j] = true;
                 ids[count++] = b.barrier_waiters[j];
             }
@@ -346,9 +347,11 @@ static void describe_barrier_divergence(worker *w, char *out, std::size_t cap)
         std::sort(ids, ids + count);
         char ranges[512];
         format_ranges(ranges, sizeof ranges, ids, count);
+        static const char *const variant[] = {"", " (__syncthreads_count)", " (__syncthreads_and)",
+                                              " (__syncthreads_or)"};
         len += static_cast<std::size_t>(std::snprintf(
-            out + len, cap - len, "%s%s %s wait at %s:%d", groups ? " and " : "",
-            count == 1 ? "thread" : "threads", ranges, site.file, site.line));
+            out + len, cap - len, "%s%s %s wait at %s:%d%s", groups ? " and " : "",
+            count == 1 ? "thread" : "threads", ranges, site.file, site.line, variant[mode & 3]));
         groups++;
     }
 }
@@ -385,21 +388,24 @@ static bool release_barrier(worker *w)
     return true;
 }
 
-/* An arrival whose call site may differ from the round's first: the fast
- * path compared pointers, this compares the file names too, and from the
- * first real difference on records every waiter's site for the diagnostic. */
 } /* namespace engine */
 
-void detail::note_barrier_site(block_hot &hot, unsigned pos, here where)
+/* An arrival whose call site may differ from the round's first: the fast
+ * path compared pointers, this compares the file names too (and the
+ * variant), and from the first real difference on records every waiter's
+ * site for the diagnostic. */
+void detail::note_barrier_site(block_hot &hot, unsigned pos, here where, int mode)
 {
     using namespace engine;
     block_state &b = static_cast<block_state &>(hot);
     if (b.barrier_first_odd == no_odd_waiter) {
-        if (same_site(where, b.barrier_site))
+        if (same_site(where, b.barrier_site) && mode == b.barrier_mode)
             return;
         b.barrier_first_odd = pos;
+        b.match_file = nullptr; /* every later arrival comes here */
     }
     b.barrier_sites[pos] = where;
+    b.barrier_modes[pos] = static_cast<std::uint8_t>(mode);
 }
 
 using namespace engine;

@@ -126,6 +126,7 @@ struct block_state : detail::block_hot {
     thread_rec recs_store[max_block_threads];
     thread_slots slots[max_block_threads];
     here barrier_sites[max_block_threads]; /* by waiter position, see above */
+    std::uint8_t barrier_modes[max_block_threads]; /* their sync_block modes, likewise */
     warp_state warps[max_warps];
     /* shared memory: [dynamic | static declarations in first-touch order] */
     shared_site sites[max_shared_sites];
@@ -146,6 +147,10 @@ inline void link_block_state(block_state &b)
 inline here barrier_waiter_site(const block_state &b, unsigned pos)
 {
     return pos < b.barrier_first_odd ? b.barrier_site : b.barrier_sites[pos];
+}
+inline int barrier_waiter_mode(const block_state &b, unsigned pos)
+{
+    return pos < b.barrier_first_odd ? b.barrier_mode : b.barrier_modes[pos];
 }
 
 struct grid_job;

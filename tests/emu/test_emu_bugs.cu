@@ -236,6 +236,31 @@ Test(bugs, a_divergent_barrier_names_both_call_sites)
     EXPECT_DIAGNOSTIC_HAS(second);
 }
 
+/* BUG, on one line: half the block waits in __syncthreads, half in
+ * __syncthreads_count. They are two barrier calls, even on the same line. */
+constexpr int same_line_barriers = __LINE__ + 4;
+__global__ void two_barrier_variants_on_one_line(int *out)
+{
+    const unsigned t = threadIdx.x;
+    if (t < 16) __syncthreads(); else out[t] = __syncthreads_count(1);
+}
+
+Test(bugs, two_barrier_variants_on_one_line_are_divergent_too)
+{
+    use_index_order();
+    int *out = nullptr;
+    cr_assert_eq(cudaMalloc(&out, 32 * sizeof(int)), cudaSuccess);
+    two_barrier_variants_on_one_line<<<1, 32>>>(out);
+    cr_assert_eq(cudaGetLastError(), cudaErrorLaunchFailure, "%s", diagnostic());
+    char first[96], second[96];
+    std::snprintf(first, sizeof first, "threads 0-15 wait at %s:%d", __FILE__, same_line_barriers);
+    std::snprintf(second, sizeof second, "threads 16-31 wait at %s:%d (__syncthreads_count)", __FILE__,
+                  same_line_barriers);
+    EXPECT_DIAGNOSTIC_HAS("barrier divergence");
+    EXPECT_DIAGNOSTIC_HAS(first);
+    EXPECT_DIAGNOSTIC_HAS(second);
+}
+
 /* ---- 4. a shuffle that counts on a lane which has exited ------------------------ */
 
 /* BUG: lane 5 returns early, yet the shuffle's full mask names it. */

@@ -171,6 +171,13 @@ struct block_hot {
     unsigned barrier_first_odd; /* first waiter position at another call
                                  * site (no_odd_waiter: none) */
     here barrier_site;          /* the first arriver's call site */
+    /* What every later arrival is compared with: the first arriver's file
+     * pointer and line * 4 + mode (a different variant on the same line is
+     * another call). match_file is nullptr from the first arrival at
+     * another site on, so that every later arrival takes the slow path and
+     * records its own site. */
+    const char *match_file;
+    int match_line_mode;
     int barrier_mode;           /* the first arriver's sync_block mode */
     int barrier_count;          /* arrivers with a nonzero predicate */
     int barrier_result;         /* sync_block's value for the round last released */
@@ -199,7 +206,7 @@ extern __thread worker_hot *current_worker;
  * and its barrier or warp operation is complete). */
 void *next_context_slow(worker_hot *w);
 /* A barrier arrival whose call site may differ from its round's first. */
-void note_barrier_site(block_hot &b, unsigned pos, here where);
+void note_barrier_site(block_hot &b, unsigned pos, here where, int mode);
 
 /* Resumes the thread at the head of the ready queue (there is one). `self`
  * is the calling thread. The callers pass the block and `self` they have
@@ -222,9 +229,13 @@ SIMTLAB_EMU_ALWAYS_INLINE inline void *pop_ready(block_hot &b, unsigned self)
     return tid == self ? nullptr : b.recs[tid].ctx;
 }
 
+/* The ready queue's head when there is one. No need to ask whether the
+ * block failed: a failure always switches to the scheduler at once (the
+ * failing thread jumps there, and so does whatever detected a deadlock or a
+ * divergence), so no kernel code runs, and no thread waits, after it. */
 SIMTLAB_EMU_ALWAYS_INLINE inline void *next_context(worker_hot *w, block_hot &b, unsigned self)
 {
-    if (__builtin_expect(b.ready_count != 0 && !w->failed, 1))
+    if (__builtin_expect(b.ready_count != 0, 1))
         return pop_ready(b, self);
     return next_context_slow(w);
 }
@@ -278,15 +289,16 @@ SIMTLAB_EMU_ALWAYS_INLINE inline int sync_block(int mode, int predicate, here wh
     const unsigned pos = b.nwaiting_barrier++;
     if (pos == 0) {
         b.barrier_site = where;
+        b.match_file = where.file;
+        b.match_line_mode = where.line * 4 + mode;
         b.barrier_mode = mode;
         b.barrier_count = 0;
         b.barrier_first_odd = detail::no_odd_waiter;
-    } else if (__builtin_expect(where.file != b.barrier_site.file || where.line != b.barrier_site.line ||
-                                    b.barrier_first_odd != detail::no_odd_waiter,
-                                0)) {
-        detail::note_barrier_site(b, pos, where);
+    } else if (__builtin_expect(where.file != b.match_file || where.line * 4 + mode != b.match_line_mode, 0)) {
+        detail::note_barrier_site(b, pos, where, mode);
     }
-    b.barrier_count += predicate != 0;
+    if (mode != 0) /* a constant: plain __syncthreads counts nothing */
+        b.barrier_count += predicate != 0;
     b.barrier_waiters[pos] = tid;
     b.state[tid] = detail::ts_at_barrier;
     detail::switch_from(w, b, tid, detail::next_context(w, b, tid));

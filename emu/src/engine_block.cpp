@@ -19,7 +19,8 @@ __thread uint3 block_idx;
 __thread uint3 block_dim;
 __thread uint3 grid_dim;
 
-__thread detail::worker_hot *detail::current_worker;
+detail::worker_hot detail::host_worker{};
+__thread detail::worker_hot *detail::current_worker = &detail::host_worker;
 
 namespace engine {
 

@@ -182,10 +182,12 @@ struct alignas(64) worker : detail::worker_hot {
     char message[message_capacity]; /* composed by the fault handler too */
 };
 
-/* The calling OS thread's worker (detail::current_worker, as a worker). */
+/* The calling OS thread's worker (detail::current_worker, as a worker);
+ * nullptr in a host thread that never ran a kernel. */
 inline worker *this_worker()
 {
-    return static_cast<worker *>(detail::current_worker);
+    detail::worker_hot *const w = detail::current_worker;
+    return w == &detail::host_worker ? nullptr : static_cast<worker *>(w);
 }
 /* The stack the running CUDA thread runs on; nullptr between threads. */
 inline fiber_stack *running_stack(const worker *w)

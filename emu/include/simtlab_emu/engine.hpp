@@ -195,8 +195,10 @@ struct worker_hot {
     bool failed;      /* the current block failed */
 };
 
-/* The calling OS thread's worker; nullptr in host threads that never ran a
- * kernel. __thread, not thread_local: no TLS wrapper call on each read. */
+/* The calling OS thread's worker; &host_worker (never in a block) in host
+ * threads that never ran a kernel, so that the inline paths test one flag.
+ * __thread, not thread_local: no TLS wrapper call on each read. */
+extern worker_hot host_worker;
 extern __thread worker_hot *current_worker;
 
 /* What runs once the current fiber stops when the ready queue is empty or
@@ -274,7 +276,7 @@ inline T &shared_var(Tag, here where)
 {
     static void *const key = nullptr; /* its address identifies the site */
     detail::worker_hot *const w = detail::current_worker;
-    if (w && w->in_block && w->hot->shared_key == &key)
+    if (w->in_block && w->hot->shared_key == &key)
         return *static_cast<T *>(w->hot->shared_ptr);
     return *static_cast<T *>(shared_alloc(&key, sizeof(T), alignof(T), where));
 }
@@ -282,7 +284,7 @@ inline T &shared_var(Tag, here where)
 SIMTLAB_EMU_ALWAYS_INLINE inline int sync_block(int mode, int predicate, here where)
 {
     detail::worker_hot *const w = detail::current_worker;
-    if (!w || !w->in_block)
+    if (!w->in_block)
         return 0; /* host code: there is no block to wait for */
     detail::block_hot &b = *w->hot;
     const unsigned tid = w->cur_tid;

@@ -210,35 +210,54 @@ void *next_context_slow(worker_hot *w);
 /* A barrier arrival whose call site may differ from its round's first. */
 void note_barrier_site(block_hot &b, unsigned pos, here where, int mode);
 
-/* Resumes the thread at the head of the ready queue (there is one). `self`
- * is the calling thread. The callers pass the block and `self` they have
- * already loaded: a store into a byte array (state[]) may alias anything,
- * so the compiler would otherwise load them again. */
-SIMTLAB_EMU_ALWAYS_INLINE inline void *pop_ready(block_hot &b, unsigned self)
+/* Takes the thread at the head of the ready queue (there is one).
+ * Threads resume one after another, each on its own stack: fetch the next
+ * one's saved registers and the record after it early. Entries beyond the
+ * queue are stale but valid ids: prefetching them is harmless. */
+SIMTLAB_EMU_ALWAYS_INLINE inline unsigned take_ready(block_hot &b)
 {
     constexpr unsigned wrap = max_block_threads - 1;
     const unsigned head = b.ready_head;
     const unsigned tid = b.ready[head];
-    /* Threads resume one after another, each on its own stack: fetch the
-     * next one's saved registers and the record after it early. Entries
-     * beyond the queue are stale but valid indices: prefetching is harmless. */
     __builtin_prefetch(b.recs[b.ready[(head + 1) & wrap]].ctx);
     __builtin_prefetch(&b.recs[b.ready[(head + 2) & wrap]]);
     b.ready_head = (head + 1) & wrap;
     b.ready_count--;
     /* No state store: a thread that runs again keeps the state of its
      * last wait until it waits again or exits (see abandon_block). */
+    return tid;
+}
+
+/* Where to resume the ready queue's head; nullptr when that is `self` (a
+ * seeded warp operation queues its last lane among the others). The
+ * callers pass the block and `self` they have already loaded: a store into
+ * a byte array (state[]) may alias anything, so the compiler would
+ * otherwise load them again. */
+SIMTLAB_EMU_ALWAYS_INLINE inline void *pop_ready(block_hot &b, unsigned self)
+{
+    const unsigned tid = take_ready(b);
     return tid == self ? nullptr : b.recs[tid].ctx;
 }
 
-/* The ready queue's head when there is one. No need to ask whether the
- * block failed: a failure always switches to the scheduler at once (the
- * failing thread jumps there, and so does whatever detected a deadlock or a
- * divergence), so no kernel code runs, and no thread waits, after it. */
+/* What runs when the calling thread waits: the ready queue's head when
+ * there is one, else whatever next_context_slow picks. No need to ask
+ * whether the block failed: a failure always switches to the scheduler at
+ * once (the failing thread jumps there, and so does whatever detected a
+ * deadlock or a divergence), so no kernel code runs, and no thread waits,
+ * after it. */
 SIMTLAB_EMU_ALWAYS_INLINE inline void *next_context(worker_hot *w, block_hot &b, unsigned self)
 {
     if (__builtin_expect(b.ready_count != 0, 1))
         return pop_ready(b, self);
+    return next_context_slow(w);
+}
+
+/* The same for a barrier arrival, which is never in the ready queue itself
+ * (it runs; the queue holds parked threads): no test for `self`. */
+SIMTLAB_EMU_ALWAYS_INLINE inline void *next_context_at_barrier(worker_hot *w, block_hot &b)
+{
+    if (__builtin_expect(b.ready_count != 0, 1))
+        return b.recs[take_ready(b)].ctx;
     return next_context_slow(w);
 }
 
@@ -303,7 +322,7 @@ SIMTLAB_EMU_ALWAYS_INLINE inline int sync_block(int mode, int predicate, here wh
         b.barrier_count += predicate != 0;
     b.barrier_waiters[pos] = tid;
     b.state[tid] = detail::ts_at_barrier;
-    detail::switch_from(w, b, tid, detail::next_context(w, b, tid));
+    detail::switch_from(w, b, tid, detail::next_context_at_barrier(w, b));
     return b.barrier_result;
 }
 

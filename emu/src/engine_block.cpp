@@ -267,7 +267,7 @@ static void runner_entry(fctx::transfer_t t)
             w->frame_shift = (w->frame_shift + misaligned) & 63;
         }
         block_state &b = *w->blk;
-        if (!w->grid->seeded && block_dim.y == 1 && block_dim.z == 1)
+        if (w->grid->one_d_in_order)
             run_threads_1d(w, b, me, b.next_start);
         else
             run_threads(w, b, me, b.next_start);

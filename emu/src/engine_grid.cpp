@@ -363,6 +363,7 @@ cudaError_t run_grid(const launch_site &site, dim3 grid, dim3 block, size_t dyna
     job->blocks_per_take = std::max<std::uint64_t>(1, std::min<std::uint64_t>(64, job->nblocks / (8ULL * p->nworkers)));
     job->threads_per_block = block.x * block.y * block.z;
     job->seed = env_number("SIMTLAB_EMU_SEED", 0, 0, ~0ULL, &job->seeded);
+    job->one_d_in_order = !job->seeded && block.y == 1 && block.z == 1;
 
     device_memory_open();
     run_on_pool(p, job);

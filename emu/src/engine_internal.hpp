@@ -207,6 +207,7 @@ struct grid_job {
     std::uint64_t blocks_per_take; /* consecutive blocks a worker takes at once */
     unsigned threads_per_block;
     bool seeded;
+    bool one_d_in_order; /* a 1D block, unseeded: the runners' fast loop */
     std::uint64_t seed;
     /* Written by every worker as it takes a block: on a line of its own,
      * away from what the runner loop reads. */

@@ -276,7 +276,8 @@ static void runner_entry(fctx::transfer_t t)
          * that pick may take a spare, and must not take this one while we
          * still run on it. Between the push and the jump nothing else
          * touches the spares. */
-        const fctx::fcontext_t next = next_context(w);
+        /* The thread that ran last has exited: never the queue's head. */
+        const fctx::fcontext_t next = detail::next_context_at_barrier(w, b);
         stack_pool &pool = w->stacks;
         if (pool.nspares == spare_capacity) {
             stack_put(pool, me);

@@ -2,9 +2,10 @@
  * blocks, and what a launch reports.
  *
  * Workers are OS threads made once (one per core, the launching thread being
- * one of them; SIMTLAB_EMU_THREADS overrides the count). Each takes the next
- * block index from an atomic counter and runs that block to its end before
- * taking another. Launches are synchronous: run_grid returns when every
+ * one of them; SIMTLAB_EMU_THREADS overrides the count). Each takes a run
+ * of consecutive block indices from an atomic counter (see block_loop) and
+ * runs those blocks one after another, each to its end. Launches are
+ * synchronous: run_grid returns when every
  * block has run, or when a failure has stopped the grid (the other workers
  * finish the block they are on and take no more).
  *

@@ -9,11 +9,13 @@
  *   CUDA threads one after another in a plain loop: a thread that never
  *   waits costs one indirect call. When a thread waits (a barrier or a warp
  *   operation), its fiber is parked with the runner's loop frame still under
- *   it, and a fresh fiber from the worker's pool takes over the loop from
- *   the next thread. When a parked thread later resumes and returns into
- *   that old loop frame, the frame sees that the loop has moved on and ends
- *   its fiber. Parked threads resume from a FIFO ready queue filled when a
- *   barrier or a warp operation completes.
+ *   it, and another runner (a spare parked by an earlier loop, or a fresh
+ *   context on a pooled stack) takes over the loop from the next thread.
+ *   When a parked thread later resumes and returns into that old loop
+ *   frame, the frame sees that the loop has moved on and parks itself as a
+ *   spare. Parked threads resume from a FIFO ready queue filled when a
+ *   barrier or a warp operation completes. The hot half of all this (the
+ *   records a wait touches, the inline barrier path) is in engine.hpp.
  */
 #ifndef SIMTLAB_EMU_ENGINE_INTERNAL_HPP
 #define SIMTLAB_EMU_ENGINE_INTERNAL_HPP

@@ -381,8 +381,7 @@ static bool release_barrier(worker *w)
     b.barrier_result = mode == 1 ? count : mode == 2 ? (count == n) : mode == 3 ? (count > 0) : 0;
     maybe_shuffle(w, b.barrier_waiters, b.nwaiting_barrier);
     /* The ready queue is empty (next_context_slow releases only then): the
-     * waiters, in arrival order, become it. They keep ts_at_barrier until
-     * they run, which abandon_block treats as ts_ready. */
+     * waiters, in arrival order, become it. */
     std::swap(b.ready, b.barrier_waiters);
     b.ready_head = 0;
     b.ready_count = b.nwaiting_barrier;
@@ -489,13 +488,27 @@ void run_block(worker *w, std::uint64_t linear)
 void abandon_block(worker *w)
 {
     block_state &b = *w->blk;
-    /* Every thread in a waiting state is parked on its stack, except the
-     * running one when it failed: its stack is abandon_stack. */
+    /* The parked threads are exactly those in the barrier's waiters, in the
+     * ready queue and in a warp operation's arrived lanes (their states are
+     * not kept up to date for this: a barrier wait writes none). The running
+     * thread, when it failed, may be among them: its stack is
+     * abandon_stack. */
     const unsigned running = w->abandon_stack ? w->cur_tid : ~0u;
-    for (unsigned tid = 0; tid < b.n; tid++) {
-        const std::uint8_t s = b.state[tid];
-        if ((s == ts_at_barrier || s == ts_at_warp || s == ts_ready) && tid != running)
+    auto release = [&](unsigned tid) {
+        if (tid != running)
             stack_put(w->stacks, static_cast<fiber_stack *>(b.recs[tid].stack));
+    };
+    for (unsigned i = 0; i < b.nwaiting_barrier; i++)
+        release(b.barrier_waiters[i]);
+    for (unsigned i = 0; i < b.ready_count; i++)
+        release(b.ready[(b.ready_head + i) & (max_block_threads - 1)]);
+    const unsigned nwarps = (b.n + warp_size - 1) / warp_size;
+    for (unsigned warp = 0; warp < nwarps; warp++) {
+        const warp_state &ws = b.warps[warp];
+        for (unsigned g = 0; g < ws.ngroups; g++)
+            for (unsigned lane = 0; lane < warp_size; lane++)
+                if (ws.groups[g].arrived >> lane & 1u)
+                    release(warp * warp_size + lane);
     }
     if (w->abandon_stack)
         stack_put(w->stacks, w->abandon_stack);

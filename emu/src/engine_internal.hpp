@@ -80,8 +80,6 @@ using detail::thread_rec;
 using detail::no_odd_waiter;
 using detail::thread_state;
 using detail::ts_not_started;
-using detail::ts_running;
-using detail::ts_at_barrier;
 using detail::ts_at_warp;
 using detail::ts_ready;
 using detail::ts_exited;

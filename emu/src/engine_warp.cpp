@@ -129,7 +129,8 @@ static void complete_group(worker *w, warp_state &ws, warp_group &g, warp_fn fn,
         data[lane] = (g.mask >> lane & 1u) ? ws.lane_data[lane] : nullptr;
     const unsigned mask = g.mask;
     ws.groups[&g - ws.groups] = ws.groups[--ws.ngroups]; /* drop the group */
-    fn(data, mask, ctx);
+    /* The lanes are queued before fn runs (queued, they stay parked): if fn
+     * fails the launch, abandon_block finds them in the ready queue. */
     unsigned ids[warp_size];
     unsigned count = 0;
     for (unsigned lane = 0; lane < warp_size; lane++)
@@ -143,6 +144,7 @@ static void complete_group(worker *w, warp_state &ws, warp_group &g, warp_fn fn,
     maybe_shuffle(w, ids, count);
     for (unsigned i = 0; i < count; i++)
         make_ready(b, ids[i]);
+    fn(data, mask, ctx);
 }
 
 void check_exit_against_warps(worker *w, unsigned tid)

@@ -350,6 +350,43 @@ Test(bugs, lanes_at_a_shuffle_while_others_wait_at_a_barrier_is_a_diagnosed_dead
     EXPECT_DIAGNOSTIC_HAS("threads 16-31 wait at __syncthreads");
 }
 
+/* A failed block leaves threads parked at a barrier, at a shuffle and in
+ * the ready queue; their stacks go back to the worker for later launches.
+ * Were one given back twice, two fibers of a later block would share it. */
+__global__ void reverse_tiles(int *out)
+{
+    __shared__ int tile[256];
+    const unsigned t = threadIdx.x;
+    tile[t] = static_cast<int>(blockIdx.x * 256 + t);
+    __syncthreads();
+    const int mine = tile[255 - t];
+    __syncthreads();
+    tile[t] = mine + 1;
+    __syncthreads();
+    out[blockIdx.x * 256 + t] = tile[t];
+}
+
+Test(bugs, launches_after_a_reset_run_on_the_stacks_a_failed_block_left)
+{
+    for (int round = 0; round < 3; ++round) {
+        int *out = nullptr;
+        cr_assert_eq(cudaMalloc(&out, 64 * 256 * sizeof(int)), cudaSuccess);
+        shuffle_against_barrier<<<8, 32>>>(out);
+        cr_assert_eq(cudaDeviceSynchronize(), cudaErrorIllegalInstruction, "%s", diagnostic());
+        cr_assert_eq(cudaDeviceReset(), cudaSuccess);
+        cr_assert_eq(cudaMalloc(&out, 64 * 256 * sizeof(int)), cudaSuccess);
+        reverse_tiles<<<64, 256>>>(out);
+        cr_assert_eq(cudaDeviceSynchronize(), cudaSuccess, "round %d: %s", round, diagnostic());
+        static int host[64 * 256];
+        cr_assert_eq(cudaMemcpy(host, out, sizeof host, cudaMemcpyDeviceToHost), cudaSuccess);
+        for (int b = 0; b < 64; ++b)
+            for (int t = 0; t < 256; ++t)
+                cr_assert_eq(host[b * 256 + t], b * 256 + (255 - t) + 1, "round %d, block %d, thread %d", round,
+                             b, t);
+        cr_assert_eq(cudaFree(out), cudaSuccess);
+    }
+}
+
 /* BUG: two overlapping masks in one warp (lanes 0-15 wait with the full
  * mask; lane 16 arrives with only the upper half). */
 __global__ void overlapping_masks(int *out)

@@ -129,16 +129,16 @@ namespace fctx = boost::context::detail;
 
 constexpr unsigned max_block_threads = 1024;
 
-/* What a thread did last: a thread that resumes keeps the state of its
- * wait until it waits again or exits, so only the one running thread
- * (worker_hot::cur_tid) has a waiting state without being parked. */
+/* Which threads have exited (what warp operations ask); the other states
+ * say what a thread did last, for a reader in gdb. A barrier wait writes no
+ * state at all: the parked threads are found from the barrier's waiters,
+ * the ready queue and the warp groups (abandon_block). */
 enum thread_state : std::uint8_t {
     ts_not_started = 0,
-    ts_running, /* unused: see above */
-    ts_at_barrier,
+    ts_running,    /* unused */
+    ts_at_barrier, /* unused: see above */
     ts_at_warp,
-    ts_ready, /* its warp operation completed; waits for the CPU (threads of a
-               * released barrier stay ts_at_barrier until they run) */
+    ts_ready,      /* its warp operation completed; waits for the CPU */
     ts_exited,
 };
 
@@ -225,8 +225,6 @@ SIMTLAB_EMU_ALWAYS_INLINE inline unsigned take_ready(block_hot &b)
     __builtin_prefetch(b.recs[b.ready[(head + 1) & wrap]].ctx);
     b.ready_head = (head + 1) & wrap;
     b.ready_count--;
-    /* No state store: a thread that runs again keeps the state of its
-     * last wait until it waits again or exits (see abandon_block). */
     return tid;
 }
 
@@ -322,8 +320,7 @@ SIMTLAB_EMU_ALWAYS_INLINE inline int sync_block(int mode, int predicate, here wh
     }
     if (mode != 0) /* a constant: plain __syncthreads counts nothing */
         b.barrier_count += predicate != 0;
-    b.barrier_waiters[pos] = tid;
-    b.state[tid] = detail::ts_at_barrier;
+    b.barrier_waiters[pos] = tid; /* no state store: see abandon_block */
     detail::switch_from(w, b, tid, detail::next_context_at_barrier(w, b));
     return b.barrier_result;
 }

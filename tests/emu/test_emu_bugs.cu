@@ -220,20 +220,28 @@ __global__ void divergent_barrier(int *out)
     }
 }
 
+/* The launch just made failed as barrier divergence, threads 0-15 waiting
+ * at line `first` and 16-31 at line `second` (`variant`: how the second
+ * call is named after its site, "" for plain __syncthreads). */
+static void expect_halves_diverged(int first, int second, const char *variant)
+{
+    cr_assert_eq(cudaGetLastError(), cudaErrorLaunchFailure, "%s", diagnostic());
+    char lower[96], upper[128];
+    std::snprintf(lower, sizeof lower, "threads 0-15 wait at %s:%d", __FILE__, first);
+    std::snprintf(upper, sizeof upper, "threads 16-31 wait at %s:%d%s", __FILE__, second, variant);
+    EXPECT_DIAGNOSTIC_HAS("barrier divergence");
+    EXPECT_DIAGNOSTIC_HAS(lower);
+    EXPECT_DIAGNOSTIC_HAS(upper);
+}
+
 Test(bugs, a_divergent_barrier_names_both_call_sites)
 {
     use_index_order();
     int *out = nullptr;
     cr_assert_eq(cudaMalloc(&out, 32 * sizeof(int)), cudaSuccess);
     divergent_barrier<<<1, 32>>>(out);
-    cr_assert_eq(cudaGetLastError(), cudaErrorLaunchFailure, "%s", diagnostic());
-    char first[96], second[96];
-    std::snprintf(first, sizeof first, "threads 0-15 wait at %s:%d", __FILE__, first_barrier_line);
-    std::snprintf(second, sizeof second, "threads 16-31 wait at %s:%d", __FILE__, second_barrier_line);
-    EXPECT_DIAGNOSTIC_HAS("barrier divergence");
+    expect_halves_diverged(first_barrier_line, second_barrier_line, "");
     EXPECT_DIAGNOSTIC_HAS("kernel divergent_barrier");
-    EXPECT_DIAGNOSTIC_HAS(first);
-    EXPECT_DIAGNOSTIC_HAS(second);
 }
 
 /* BUG, on one line: half the block waits in __syncthreads, half in
@@ -251,14 +259,7 @@ Test(bugs, two_barrier_variants_on_one_line_are_divergent_too)
     int *out = nullptr;
     cr_assert_eq(cudaMalloc(&out, 32 * sizeof(int)), cudaSuccess);
     two_barrier_variants_on_one_line<<<1, 32>>>(out);
-    cr_assert_eq(cudaGetLastError(), cudaErrorLaunchFailure, "%s", diagnostic());
-    char first[96], second[96];
-    std::snprintf(first, sizeof first, "threads 0-15 wait at %s:%d", __FILE__, same_line_barriers);
-    std::snprintf(second, sizeof second, "threads 16-31 wait at %s:%d (__syncthreads_count)", __FILE__,
-                  same_line_barriers);
-    EXPECT_DIAGNOSTIC_HAS("barrier divergence");
-    EXPECT_DIAGNOSTIC_HAS(first);
-    EXPECT_DIAGNOSTIC_HAS(second);
+    expect_halves_diverged(same_line_barriers, same_line_barriers, " (__syncthreads_count)");
 }
 
 /* ---- 4. a shuffle that counts on a lane which has exited ------------------------ */

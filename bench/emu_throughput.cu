@@ -33,7 +33,9 @@
  *
  * Targets, printed beside the numbers and not enforced: reduce_256 at least
  * 100x the ucontext baseline's barrier-step rate; vector_add of 2^22 floats
- * in under 15 ms.
+ * in under 15 ms. First of all, one launch of 1024-thread blocks with 11
+ * barriers each (reduce_1024) reports how much the peak resident memory
+ * grows over it: under 1 GiB is the target.
  *
  * Build and run:
  *   cmake --build build --target bench_emu_throughput
@@ -45,6 +47,7 @@
 
 #include <cuda_runtime.h>
 
+#include <sys/resource.h>
 #include <ucontext.h>
 
 #include <algorithm>
@@ -105,6 +108,24 @@ __global__ void reduce_256(const float *x, float *partial)
     }
     if (t == 0)
         partial[blockIdx.x] = s[0] + s[1];
+}
+
+/* The widest block: 1024 threads, 11 barriers. Run once, for its memory. */
+constexpr unsigned wide_threads = 1024;
+constexpr unsigned wide_blocks = 64;
+__global__ void reduce_1024(const float *x, float *partial)
+{
+    __shared__ float s[wide_threads];
+    unsigned t = threadIdx.x;
+    s[t] = x[(size_t)blockIdx.x * wide_threads + t];
+    __syncthreads();
+    for (unsigned stride = wide_threads / 2; stride > 0; stride /= 2) {
+        if (t < stride)
+            s[t] += s[t + stride];
+        __syncthreads();
+    }
+    if (t == 0)
+        partial[blockIdx.x] = s[0];
 }
 
 /* ---- the same kernels for the ucontext baseline --------------------------- */
@@ -513,6 +534,54 @@ bool bench_ucontext(const problem &p, size_t n, std::vector<result> *rows)
 
 } /* namespace */
 
+long peak_rss_kib()
+{
+    struct rusage u;
+    return getrusage(RUSAGE_SELF, &u) == 0 ? u.ru_maxrss : -1;
+}
+
+/* Runs first, in a still small process: how much the peak resident memory
+ * grows over one launch of 1024-thread blocks (every thread of a block
+ * waits at each barrier, so each needs its own fiber stack). Target: under
+ * 1 GiB. The sums are exact (multiples of 1/4 below 2^11), so they are
+ * checked for equality. */
+bool report_wide_block_memory()
+{
+    const size_t n = size_t(wide_blocks) * wide_threads;
+    std::vector<float> host(n);
+    std::vector<double> want(wide_blocks, 0.0);
+    for (size_t i = 0; i < n; ++i) {
+        host[i] = 0.25f * static_cast<float>(i % 7);
+        want[i / wide_threads] += host[i];
+    }
+    float *x = nullptr, *partial = nullptr;
+    if (!cuda_ok(cudaMalloc(&x, n * sizeof(float)), "cudaMalloc") ||
+        !cuda_ok(cudaMalloc(&partial, wide_blocks * sizeof(float)), "cudaMalloc") ||
+        !cuda_ok(cudaMemcpy(x, host.data(), n * sizeof(float), cudaMemcpyHostToDevice), "cudaMemcpy"))
+        return false;
+    const long before = peak_rss_kib();
+    reduce_1024<<<wide_blocks, wide_threads>>>(x, partial);
+    if (!launch_ok("reduce_1024"))
+        return false;
+    const long after = peak_rss_kib();
+    std::vector<float> got(wide_blocks);
+    if (!cuda_ok(cudaMemcpy(got.data(), partial, wide_blocks * sizeof(float), cudaMemcpyDeviceToHost), "cudaMemcpy"))
+        return false;
+    for (unsigned b = 0; b < wide_blocks; ++b) {
+        if (!(got[b] == want[b])) {
+            std::fprintf(stderr, "emu_throughput: reduce_1024 block %u: %.9g, expected %.9g\n", b, got[b], want[b]);
+            return false;
+        }
+    }
+    cudaFree(x);
+    cudaFree(partial);
+    const double grew_mib = (after - before) / 1024.0;
+    std::printf("reduce_1024: %u blocks of %u threads, 11 barriers each, match the CPU reference; peak resident\n"
+                "memory grew by %.1f MiB over the launch, to %.1f MiB (target < 1 GiB): %s\n",
+                wide_blocks, wide_threads, grew_mib, after / 1024.0, after - before < 1024L * 1024 ? "met" : "NOT met");
+    return true;
+}
+
 int main(int argc, char **argv)
 {
     options opt;
@@ -524,6 +593,8 @@ int main(int argc, char **argv)
                 reduce_barriers_per_block, block_threads);
     std::printf("n = %zu floats (ucontext baseline: %zu), input seed %u, median of %d runs after a warm-up\n",
                 opt.n, opt.baseline_n, seed, timed_runs);
+    if (!report_wide_block_memory())
+        return 1;
     problem p;
     if (!p.init(opt.n, seed))
         return 1;

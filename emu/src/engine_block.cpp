@@ -326,15 +326,13 @@ static bool same_site(const here &a, const here &b)
     return a.line == b.line && (a.file == b.file || std::strcmp(a.file, b.file) == 0);
 }
 
-static void describe_barrier_divergence(worker *w, char *out, std::size_t cap)
+void for_each_barrier_group(const block_state &b, bool (*visit)(const barrier_group &group, void *ctx),
+                            void *ctx)
 {
-    block_state &b = *w->blk;
     static thread_local unsigned ids[max_block_threads];
     static thread_local bool done[max_block_threads];
     std::fill(done, done + b.nwaiting_barrier, false);
-    std::size_t len = 0;
-    int groups = 0;
-    for (unsigned i = 0; i < b.nwaiting_barrier && len < cap; i++) {
+    for (unsigned i = 0; i < b.nwaiting_barrier; i++) {
         if (done[i])
             continue;
         const here site = barrier_waiter_site(b, i);
@@ -347,15 +345,32 @@ static void describe_barrier_divergence(worker *w, char *out, std::size_t cap)
             }
         }
         std::sort(ids, ids + count);
+        if (!visit(barrier_group{site, mode, ids, count}, ctx))
+            return;
+    }
+}
+
+/* "threads 0-15 wait at a.cu:12 and threads 16-31 wait at a.cu:14". */
+static void describe_barrier_divergence(worker *w, char *out, std::size_t cap)
+{
+    struct text {
+        char *out;
+        std::size_t cap, len;
+        int groups;
+    } t{out, cap, 0, 0};
+    out[0] = '\0';
+    for_each_barrier_group(*w->blk, [](const barrier_group &g, void *ctx) {
+        text &t = *static_cast<text *>(ctx);
         char ranges[512];
-        format_ranges(ranges, sizeof ranges, ids, count);
+        format_ranges(ranges, sizeof ranges, g.ids, g.count);
         static const char *const variant[] = {"", " (__syncthreads_count)", " (__syncthreads_and)",
                                               " (__syncthreads_or)"};
-        len += static_cast<std::size_t>(std::snprintf(
-            out + len, cap - len, "%s%s %s wait at %s:%d%s", groups ? " and " : "",
-            count == 1 ? "thread" : "threads", ranges, site.file, site.line, variant[mode & 3]));
-        groups++;
-    }
+        t.len += static_cast<std::size_t>(std::snprintf(
+            t.out + t.len, t.cap - t.len, "%s%s %s wait at %s:%d%s", t.groups ? " and " : "",
+            g.count == 1 ? "thread" : "threads", ranges, g.site.file, g.site.line, variant[g.mode & 3]));
+        t.groups++;
+        return t.len < t.cap;
+    }, &t);
 }
 
 __attribute__((noinline, cold)) static void fail_divergence(worker *w)

@@ -153,6 +153,20 @@ inline int barrier_waiter_mode(const block_state &b, unsigned pos)
     return pos < b.barrier_first_odd ? b.barrier_mode : b.barrier_modes[pos];
 }
 
+/* One group of the barrier's waiters: the threads at one call site and
+ * variant (mode), their ids sorted. */
+struct barrier_group {
+    here site;
+    int mode;
+    const unsigned *ids;
+    unsigned count;
+};
+/* Calls visit(group, ctx) for each group, in the order in which each
+ * group's first thread arrived; stops when visit returns false. For the
+ * divergence and deadlock diagnostics (engine_block.cpp). */
+void for_each_barrier_group(const block_state &b, bool (*visit)(const barrier_group &group, void *ctx),
+                            void *ctx);
+
 struct grid_job;
 
 /* ---- one worker: an OS thread (or the launching thread) ----------------- */

@@ -12,7 +12,6 @@
  * membermask"; in practice the SM raises an illegal-instruction error). */
 #include "engine_internal.hpp"
 
-#include <algorithm>
 #include <cstdio>
 #include <cstring>
 
@@ -165,53 +164,45 @@ void check_exit_against_warps(worker *w, unsigned tid)
     }
 }
 
-/* Appends "threads 0-15 wait at __shfl_sync (a.cu:12, mask 0xffffffff)" per
- * waiting group, and the barrier's waiters grouped by call site. */
+/* Appends "lanes 0-15 of warp 0 wait at __shfl_sync (a.cu:12, mask
+ * 0xffffffff) for lanes 16-31" per waiting group, and the barrier's waiters
+ * grouped by call site. */
 void describe_waiters(worker *w, char *out, std::size_t cap)
 {
     const block_state &b = *w->blk;
-    std::size_t len = 0;
+    struct text {
+        char *out;
+        std::size_t cap, len;
+        const char *sep;
+    } t{out, cap, 0, ""};
     out[0] = '\0';
-    const char *sep = "";
     const unsigned nwarps = (b.n + warp_size - 1) / warp_size;
     for (unsigned warp = 0; warp < nwarps; warp++) {
         const warp_state &ws = b.warps[warp];
-        for (unsigned i = 0; i < ws.ngroups && len < cap; i++) {
+        for (unsigned i = 0; i < ws.ngroups && t.len < cap; i++) {
             const warp_group &g = ws.groups[i];
             char lanes[160], missing[160];
             format_lanes(lanes, sizeof lanes, g.arrived);
             format_lanes(missing, sizeof missing, g.mask & ~g.arrived);
-            len += static_cast<std::size_t>(std::snprintf(
-                out + len, cap - len,
-                "%slanes %s of warp %u wait at %s (%s:%d, mask 0x%08x) for lanes %s", sep, lanes,
+            t.len += static_cast<std::size_t>(std::snprintf(
+                out + t.len, cap - t.len,
+                "%slanes %s of warp %u wait at %s (%s:%d, mask 0x%08x) for lanes %s", t.sep, lanes,
                 warp, g.op, g.where.file, g.where.line, g.mask, missing));
-            sep = "; ";
+            t.sep = "; ";
         }
     }
-    /* Barrier waiters, one entry per call site. */
-    static thread_local unsigned ids[max_block_threads];
-    static thread_local bool done[max_block_threads];
-    std::fill(done, done + b.nwaiting_barrier, false);
-    for (unsigned i = 0; i < b.nwaiting_barrier && len < cap; i++) {
-        if (done[i])
-            continue;
-        const here site = barrier_waiter_site(b, i);
-        unsigned count = 0;
-        for (unsigned j = i; j < b.nwaiting_barrier; j++) {
-            const here other = barrier_waiter_site(b, j);
-            if (!done[j] && other.line == site.line && std::strcmp(other.file, site.file) == 0) {
-                done[j] = true;
-                ids[count++] = b.barrier_waiters[j];
-            }
-        }
-        std::sort(ids, ids + count);
+    if (t.len >= cap)
+        return;
+    for_each_barrier_group(b, [](const barrier_group &g, void *ctx) {
+        text &t = *static_cast<text *>(ctx);
         char ranges[512];
-        format_ranges(ranges, sizeof ranges, ids, count);
-        len += static_cast<std::size_t>(std::snprintf(out + len, cap - len,
-                                                      "%sthreads %s wait at __syncthreads (%s:%d)",
-                                                      sep, ranges, site.file, site.line));
-        sep = "; ";
-    }
+        format_ranges(ranges, sizeof ranges, g.ids, g.count);
+        t.len += static_cast<std::size_t>(std::snprintf(t.out + t.len, t.cap - t.len,
+                                                        "%sthreads %s wait at __syncthreads (%s:%d)", t.sep,
+                                                        ranges, g.site.file, g.site.line));
+        t.sep = "; ";
+        return t.len < t.cap;
+    }, &t);
 }
 
 } /* namespace engine */

@@ -24,8 +24,6 @@ __thread detail::worker_hot *detail::current_worker = &detail::host_worker;
 
 namespace engine {
 
-
-
 /* ---- stacks -------------------------------------------------------------- */
 
 static std::size_t page_bytes()
@@ -91,7 +89,7 @@ static fctx::fcontext_t fresh_runner(worker *w)
         w->starting_stack = spare;
         return pool.spare_ctx[k];
     }
-    fiber_stack *s = stack_get(w->stacks);
+    fiber_stack *s = stack_get(pool);
     if (!s) {
         char text[256];
         std::snprintf(text, sizeof text,
@@ -161,7 +159,7 @@ __attribute__((always_inline)) static inline void thread_returned(worker *w, blo
         if (ts.epoch == b.epoch && (ts.slots[0] || ts.slots[1] || ts.slots[2] || ts.slots[3]))
             release_thread_slots();
     }
-    b.state[tid] = ts_exited;
+    b.exited[tid] = 1;
     b.live--;
     if (b.nwaiting_warp)
         check_exit_against_warps(w, tid);
@@ -275,8 +273,8 @@ static void runner_entry(fctx::transfer_t t)
          * spare runner. Only once what runs next has been picked, though:
          * that pick may take a spare, and must not take this one while we
          * still run on it. Between the push and the jump nothing else
-         * touches the spares. */
-        /* The thread that ran last has exited: never the queue's head. */
+         * touches the spares. The pick skips the test for the caller: the
+         * thread that ran last has exited, so it is never the queue's head. */
         const fctx::fcontext_t next = detail::next_context_at_barrier(w, b);
         stack_pool &pool = w->stacks;
         if (pool.nspares == spare_capacity) {
@@ -293,7 +291,6 @@ static void runner_entry(fctx::transfer_t t)
 
 void make_ready(block_state &b, unsigned tid)
 {
-    b.state[tid] = ts_ready;
     b.ready[(b.ready_head + b.ready_count) & (max_block_threads - 1)] = tid;
     b.ready_count++;
 }
@@ -469,7 +466,7 @@ static void begin_block(worker *w, std::uint64_t linear)
     b.barrier_first_odd = no_odd_waiter;
     b.epoch++;
     b.slots_used = false;
-    std::memset(b.state, ts_not_started, b.n);
+    std::memset(b.exited, 0, b.n);
     const unsigned nwarps = (b.n + warp_size - 1) / warp_size;
     for (unsigned i = 0; i < nwarps; i++)
         b.warps[i].ngroups = 0;
@@ -504,8 +501,7 @@ void abandon_block(worker *w)
 {
     block_state &b = *w->blk;
     /* The parked threads are exactly those in the barrier's waiters, in the
-     * ready queue and in a warp operation's arrived lanes (their states are
-     * not kept up to date for this: a barrier wait writes none). The running
+     * ready queue and in a warp operation's arrived lanes. The running
      * thread, when it failed, may be among them: its stack is
      * abandon_stack. */
     const unsigned running = w->abandon_stack ? w->cur_tid : ~0u;

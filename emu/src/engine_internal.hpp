@@ -74,15 +74,10 @@ fiber_stack *stack_get(stack_pool &pool); /* nullptr when mmap fails */
 void stack_put(stack_pool &pool, fiber_stack *stack);
 
 /* ---- per-block bookkeeping ---------------------------------------------- */
-/* thread_state, thread_rec, block_hot, worker_hot: engine.hpp (detail),
- * where the inline barrier path reads them. */
+/* thread_rec, block_hot, worker_hot: engine.hpp (detail), where the inline
+ * barrier path reads them. */
 using detail::thread_rec;
 using detail::no_odd_waiter;
-using detail::thread_state;
-using detail::ts_not_started;
-using detail::ts_at_warp;
-using detail::ts_ready;
-using detail::ts_exited;
 
 /* Per-thread pointer slots (cuda_thread_slot): valid when epoch == block epoch. */
 struct thread_slots {
@@ -120,7 +115,10 @@ struct block_state : detail::block_hot {
     unsigned epoch;        /* bumped per block: invalidates thread slots */
     bool slots_used;       /* a thread of this block called cuda_thread_slot */
     /* barrier_waiters[pos] for pos >= barrier_first_odd is at barrier_sites[pos] */
-    std::uint8_t state_store[max_block_threads];
+    /* 1 once the thread has returned (what warp operations ask). Nothing
+     * else is kept per thread: the parked threads are found from the
+     * barrier's waiters, the ready queue and the warp groups. */
+    std::uint8_t exited[max_block_threads];
     unsigned order[max_block_threads];   /* start order (seeded runs) */
     unsigned queue_store[2][max_block_threads];
     thread_rec recs_store[max_block_threads];
@@ -138,7 +136,6 @@ struct block_state : detail::block_hot {
 inline void link_block_state(block_state &b)
 {
     b.recs = b.recs_store;
-    b.state = b.state_store;
     b.ready = b.queue_store[0];
     b.barrier_waiters = b.queue_store[1];
 }

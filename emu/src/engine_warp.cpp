@@ -31,7 +31,7 @@ static unsigned exited_lanes(const block_state &b, unsigned warp, unsigned mask)
     unsigned exited = 0;
     for (unsigned lane = 0; lane < warp_size; lane++) {
         const unsigned tid = warp * warp_size + lane;
-        if ((mask >> lane & 1u) && tid < b.n && b.state[tid] == ts_exited)
+        if ((mask >> lane & 1u) && tid < b.n && b.exited[tid])
             exited |= 1u << lane;
     }
     return exited;
@@ -228,7 +228,6 @@ detail::wait_switch detail::warp_arrive(unsigned mask, void *lane_data, warp_fn 
             return {nullptr, tid}; /* the last lane simply goes on */
         /* complete_group queued it among the others */
     } else {
-        b.state[tid] = ts_at_warp;
         b.nwaiting_warp++;
     }
     return {detail::next_context(w, b, tid), tid};

@@ -129,19 +129,6 @@ namespace fctx = boost::context::detail;
 
 constexpr unsigned max_block_threads = 1024;
 
-/* Which threads have exited (what warp operations ask); the other states
- * say what a thread did last, for a reader in gdb. A barrier wait writes no
- * state at all: the parked threads are found from the barrier's waiters,
- * the ready queue and the warp groups (abandon_block). */
-enum thread_state : std::uint8_t {
-    ts_not_started = 0,
-    ts_running,    /* unused */
-    ts_at_barrier, /* unused: see above */
-    ts_at_warp,
-    ts_ready,      /* its warp operation completed; waits for the CPU */
-    ts_exited,
-};
-
 /* What a resume reads: 32 bytes, so that the records of neighbouring
  * threads (which resume one after another) share cache lines. `stack` and
  * `idx` are written once, when the thread starts: a thread stays on the
@@ -161,7 +148,6 @@ constexpr unsigned no_odd_waiter = ~0u;
  * record. */
 struct block_hot {
     thread_rec *recs;          /* by linear thread id */
-    std::uint8_t *state;       /* thread_state by linear thread id */
     /* Two queues of tids that trade places when a barrier is released: its
      * waiters become the ready queue (which is empty then), no copy. */
     unsigned *ready;           /* FIFO of runnable threads, capacity 1024 */
@@ -229,10 +215,7 @@ SIMTLAB_EMU_ALWAYS_INLINE inline unsigned take_ready(block_hot &b)
 }
 
 /* Where to resume the ready queue's head; nullptr when that is `self` (a
- * seeded warp operation queues its last lane among the others). The
- * callers pass the block and `self` they have already loaded: a store into
- * a byte array (state[]) may alias anything, so the compiler would
- * otherwise load them again. */
+ * seeded warp operation queues its last lane among the others). */
 SIMTLAB_EMU_ALWAYS_INLINE inline void *pop_ready(block_hot &b, unsigned self)
 {
     const unsigned tid = take_ready(b);
@@ -320,7 +303,7 @@ SIMTLAB_EMU_ALWAYS_INLINE inline int sync_block(int mode, int predicate, here wh
     }
     if (mode != 0) /* a constant: plain __syncthreads counts nothing */
         b.barrier_count += predicate != 0;
-    b.barrier_waiters[pos] = tid; /* no state store: see abandon_block */
+    b.barrier_waiters[pos] = tid;
     detail::switch_from(w, b, tid, detail::next_context_at_barrier(w, b));
     return b.barrier_result;
 }

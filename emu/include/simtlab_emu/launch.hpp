@@ -30,14 +30,8 @@ namespace detail {
  * by-value parameters), so a thread that modifies a parameter modifies
  * only its own, as on a GPU. The engine may run threads on several OS
  * threads at once; they only read this. */
-/* Every CUDA thread of the grid reads this (on every worker, for every
- * thread it starts), so it has its cache lines to itself: on the launching
- * thread's stack it used to share one with that thread's own frames,
- * which that worker writes between blocks, and every other worker's reads
- * then missed (measured on the 2-core dev VM: vector add of 2^22 floats on
- * two workers no faster than on one). */
 template <class... P>
-struct alignas(64) kernel_call {
+struct kernel_call {
     void (*kernel)(P...);
     std::tuple<P...> args;
 

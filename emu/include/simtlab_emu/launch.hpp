@@ -30,8 +30,13 @@ namespace detail {
  * by-value parameters), so a thread that modifies a parameter modifies
  * only its own, as on a GPU. The engine may run threads on several OS
  * threads at once; they only read this. */
+/* Every CUDA thread of the grid reads this (every worker, for every thread
+ * it starts), so it has its cache lines to itself instead of sharing one
+ * with the launching thread's own frames, which that thread writes between
+ * blocks (measured on the 2-core dev VM, vector add of 2^22 floats on two
+ * workers, alternating runs: 10.6-10.8 ms unaligned, 10.35-10.4 aligned). */
 template <class... P>
-struct kernel_call {
+struct alignas(64) kernel_call {
     void (*kernel)(P...);
     std::tuple<P...> args;
 

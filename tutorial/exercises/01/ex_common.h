@@ -2,19 +2,7 @@
  * c = a + b, so each exercise is about its own lesson. */
 #ifndef EX_COMMON_H
 #define EX_COMMON_H
-#include <cuda_runtime.h>
-#include <stdio.h>
-#include <stdlib.h>
-
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            fprintf(stderr, "%s:%d: %s failed: %s (%s)\n", __FILE__, __LINE__,   \
-                    #call, cudaGetErrorName(err_), cudaGetErrorString(err_));    \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "../common/ex_check.h"
 
 /* Inputs a[i] = i, b[i] = 2i; expects c[i] = 3i exactly. Returns 0 if right. */
 static void fill_inputs(float *a, float *b, float *c, size_t n)

@@ -2,19 +2,7 @@
  * a known sum, and the check of a result against it. */
 #ifndef EX04_COMMON_H
 #define EX04_COMMON_H
-#include <cuda_runtime.h>
-#include <stdio.h>
-#include <stdlib.h>
-
-#define CHECK(call)                                                              \
-    do {                                                                         \
-        cudaError_t err_ = (call);                                               \
-        if (err_ != cudaSuccess) {                                               \
-            fprintf(stderr, "%s:%d: %s failed: %s (%s)\n", __FILE__, __LINE__,   \
-                    #call, cudaGetErrorName(err_), cudaGetErrorString(err_));    \
-            exit(1);                                                             \
-        }                                                                        \
-    } while (0)
+#include "../common/ex_check.h"
 
 /* x[i] = i % 1000 - 500: both signs, and a sum the host computes exactly. */
 static long long fill_inputs(int *x, size_t n)

@@ -85,7 +85,7 @@ static fctx::fcontext_t fresh_runner(worker *w)
         if (k) /* spares resume one after another as a block's threads first wait */
             __builtin_prefetch(pool.spare_ctx[k - 1]);
         fiber_stack *const spare = pool.spare_stack[k];
-        w->blk()->loop_owner = spare;
+        w->blk->loop_owner = spare;
         w->starting_stack = spare;
         return pool.spare_ctx[k];
     }
@@ -95,11 +95,11 @@ static fctx::fcontext_t fresh_runner(worker *w)
         std::snprintf(text, sizeof text,
                       "could not map a %zu-byte fiber stack for thread %u of the block "
                       "(%u stacks in use): the host is out of memory or mappings",
-                      w->stacks.stack_bytes, w->blk()->next_start, w->stacks.made);
+                      w->stacks.stack_bytes, w->blk->next_start, w->stacks.made);
         fail_block(w, cudaErrorLaunchOutOfResources, text);
         return w->sched_ctx;
     }
-    w->blk()->loop_owner = s;
+    w->blk->loop_owner = s;
     w->starting_stack = s;
     const std::size_t usable = s->bytes - w->frame_shift;
     return fctx::make_fcontext(s->base + usable, usable, runner_entry);
@@ -128,7 +128,7 @@ void *detail::next_context_slow(worker_hot *hot)
 {
     using namespace engine;
     worker *const w = static_cast<worker *>(hot);
-    block_state &b = *w->blk();
+    block_state &b = *w->blk;
     for (;;) {
         if (w->failed)
             return w->sched_ctx;
@@ -264,7 +264,7 @@ static void runner_entry(fctx::transfer_t t)
             const auto misaligned = reinterpret_cast<std::uintptr_t>(t.fctx) & 63;
             w->frame_shift = (w->frame_shift + misaligned) & 63;
         }
-        block_state &b = *w->blk();
+        block_state &b = *w->blk;
         if (w->grid->one_d_in_order)
             run_threads_1d(w, b, me, b.next_start);
         else
@@ -356,7 +356,7 @@ static void describe_barrier_divergence(worker *w, char *out, std::size_t cap)
         int groups;
     } t{out, cap, 0, 0};
     out[0] = '\0';
-    for_each_barrier_group(*w->blk(), [](const barrier_group &g, void *ctx) {
+    for_each_barrier_group(*w->blk, [](const barrier_group &g, void *ctx) {
         text &t = *static_cast<text *>(ctx);
         char ranges[512];
         format_ranges(ranges, sizeof ranges, g.ids, g.count);
@@ -382,7 +382,7 @@ __attribute__((noinline, cold)) static void fail_divergence(worker *w)
 
 static bool release_barrier(worker *w)
 {
-    block_state &b = *w->blk();
+    block_state &b = *w->blk;
     if (b.barrier_first_odd != no_odd_waiter) {
         fail_divergence(w);
         return false;
@@ -429,7 +429,7 @@ void *&cuda_thread_slot(unsigned index)
     worker *w = this_worker();
     if (!w || !w->in_block || index >= 4)
         return host_slots[index & 3];
-    block_state &b = *w->blk();
+    block_state &b = *w->blk;
     thread_slots &ts = b.slots[w->cur_tid];
     b.slots_used = true;
     if (ts.epoch != b.epoch) { /* first use by this thread: start empty */
@@ -452,7 +452,7 @@ namespace engine {
 static void begin_block(worker *w, std::uint64_t linear)
 {
     grid_job &g = *w->grid;
-    block_state &b = *w->blk();
+    block_state &b = *w->blk;
     const std::uint64_t gx = g.grid.x, gy = g.grid.y;
     block_idx = uint3{static_cast<unsigned>(linear % gx), static_cast<unsigned>((linear / gx) % gy),
                       static_cast<unsigned>(linear / (gx * gy))};
@@ -493,13 +493,13 @@ void run_block(worker *w, std::uint64_t linear)
     w->in_block = false;
     if (w->failed)
         abandon_block(w);
-    std::size_t used = w->blk()->shared_used - ((w->grid->dynamic_bytes + 15) & ~std::size_t{15});
+    std::size_t used = w->blk->shared_used - ((w->grid->dynamic_bytes + 15) & ~std::size_t{15});
     w->static_shared_max = std::max(w->static_shared_max, used);
 }
 
 void abandon_block(worker *w)
 {
-    block_state &b = *w->blk();
+    block_state &b = *w->blk;
     /* The parked threads are exactly those in the barrier's waiters, in the
      * ready queue and in a warp operation's arrived lanes. The running
      * thread, when it failed, may be among them: its stack is

@@ -93,14 +93,14 @@ static worker *make_worker(unsigned index, std::size_t stack_bytes, std::size_t 
     auto *w = new (std::nothrow) worker();
     if (!w)
         return nullptr;
-    auto *b = new (std::nothrow) block_state();
-    if (!b || !shared_arena_init(w, shared_capacity)) {
-        delete b;
+    w->blk = new (std::nothrow) block_state();
+    if (!w->blk || !shared_arena_init(w, shared_capacity)) {
+        delete w->blk;
         delete w;
         return nullptr;
     }
-    link_block_state(*b);
-    w->hot = b;
+    link_block_state(*w->blk);
+    w->hot = w->blk;
     w->index = index;
     w->stacks.stack_bytes = stack_bytes;
     return w;

@@ -175,6 +175,7 @@ struct grid_job;
  * one). */
 struct alignas(64) worker : detail::worker_hot {
     /* hot: read or written at every wait (with worker_hot's fields) */
+    block_state *blk;               /* == hot */
     fiber_stack *starting_stack;    /* handed to a runner fiber as it starts */
     stack_pool stacks;
     std::size_t frame_shift;        /* how far below its top a fresh runner starts, see runner_entry */
@@ -190,9 +191,6 @@ struct alignas(64) worker : detail::worker_hot {
     sigjmp_buf fault_jmp;           /* set on the worker's stack per launch */
     volatile sig_atomic_t fault_armed;
     char message[message_capacity]; /* composed by the fault handler too */
-
-    /* Its block: worker_hot::hot, seen whole. */
-    block_state *blk() const { return static_cast<block_state *>(hot); }
 };
 
 /* The calling OS thread's worker (detail::current_worker, as a worker);
@@ -205,7 +203,7 @@ inline worker *this_worker()
 /* The stack the running CUDA thread runs on; nullptr between threads. */
 inline fiber_stack *running_stack(const worker *w)
 {
-    return w->cur_tid < w->blk()->n ? static_cast<fiber_stack *>(w->blk()->recs[w->cur_tid].stack) : nullptr;
+    return w->cur_tid < w->blk->n ? static_cast<fiber_stack *>(w->blk->recs[w->cur_tid].stack) : nullptr;
 }
 
 /* ---- one launch ---------------------------------------------------------- */
@@ -240,11 +238,11 @@ void abandon_block(worker *w);
 using detail::save_origin;
 inline fctx::fcontext_t pop_ready(worker *w)
 {
-    return detail::pop_ready(*w->blk(), w->cur_tid);
+    return detail::pop_ready(*w->blk, w->cur_tid);
 }
 inline fctx::fcontext_t next_context(worker *w)
 {
-    return detail::next_context(w, *w->blk(), w->cur_tid);
+    return detail::next_context(w, *w->blk, w->cur_tid);
 }
 
 /* Makes a waiting thread runnable (appends it to the ready queue). */

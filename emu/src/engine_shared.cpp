@@ -52,7 +52,7 @@ bool shared_arena_init(worker *w, std::size_t capacity)
 
 void shared_block_begin(worker *w)
 {
-    block_state &b = *w->blk();
+    block_state &b = *w->blk;
     const std::size_t dynamic = w->grid->dynamic_bytes;
     b.nsites = 0;
     b.shared_key = nullptr;
@@ -95,7 +95,7 @@ void *shared_alloc(void *const *site_key, std::size_t bytes, std::size_t align, 
     worker *w = this_worker();
     if (!w || !w->in_block)
         return nullptr;
-    block_state &b = *w->blk();
+    block_state &b = *w->blk;
     for (unsigned i = 0; i < b.nsites; i++) {
         if (b.sites[i].key == site_key) {
             b.shared_key = site_key; /* shared_var's next lookup is inline */

@@ -56,7 +56,7 @@ static int lowest_lane(unsigned mask)
 /* The checks a lane's arrival must pass; fails the launch otherwise. */
 static void check_arrival(worker *w, unsigned mask, const char *op, here where)
 {
-    const block_state &b = *w->blk();
+    const block_state &b = *w->blk;
     const unsigned tid = w->cur_tid, lane = tid % warp_size, warp = tid / warp_size;
     if (!(mask >> lane & 1u))
         fail_thread(w, cudaErrorIllegalInstruction,
@@ -121,7 +121,7 @@ static warp_group &join_group(worker *w, warp_state &ws, unsigned mask, const ch
 /* The last lane arrived: run fn, then make every other lane runnable. */
 static void complete_group(worker *w, warp_state &ws, warp_group &g, warp_fn fn, void *ctx)
 {
-    block_state &b = *w->blk();
+    block_state &b = *w->blk;
     const unsigned warp = w->cur_tid / warp_size, self = w->cur_tid % warp_size;
     void *data[warp_size];
     for (unsigned lane = 0; lane < warp_size; lane++)
@@ -148,7 +148,7 @@ static void complete_group(worker *w, warp_state &ws, warp_group &g, warp_fn fn,
 
 void check_exit_against_warps(worker *w, unsigned tid)
 {
-    const block_state &b = *w->blk();
+    const block_state &b = *w->blk;
     const unsigned warp = tid / warp_size, lane = tid % warp_size;
     const warp_state &ws = b.warps[warp];
     for (unsigned i = 0; i < ws.ngroups; i++) {
@@ -169,7 +169,7 @@ void check_exit_against_warps(worker *w, unsigned tid)
  * grouped by call site. */
 void describe_waiters(worker *w, char *out, std::size_t cap)
 {
-    const block_state &b = *w->blk();
+    const block_state &b = *w->blk;
     struct text {
         char *out;
         std::size_t cap, len;
@@ -215,7 +215,7 @@ detail::wait_switch detail::warp_arrive(unsigned mask, void *lane_data, warp_fn 
     worker *w = this_worker();
     if (!w || !w->in_block)
         return {nullptr, ~0u}; /* host code has no warp: nothing to exchange */
-    block_state &b = *w->blk();
+    block_state &b = *w->blk;
     check_arrival(w, mask, op, where);
     const unsigned tid = w->cur_tid, lane = tid % warp_size;
     warp_state &ws = b.warps[tid / warp_size];
@@ -244,7 +244,7 @@ unsigned active_mask()
     worker *w = this_worker();
     if (!w || !w->in_block)
         return 1u;
-    const block_state &b = *w->blk();
+    const block_state &b = *w->blk;
     const unsigned warp = w->cur_tid / warp_size;
     const unsigned lanes = existing_lanes(b.n, warp);
     return lanes & ~exited_lanes(b, warp, lanes);

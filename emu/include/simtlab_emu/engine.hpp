@@ -146,7 +146,8 @@ constexpr unsigned no_odd_waiter = ~0u;
 /* The hot part of one block's bookkeeping. The barrier round in progress is
  * summarised as threads arrive, so that its release reads no per-thread
  * record. */
-struct block_hot {
+struct alignas(64) block_hot {
+    /* First line: what every barrier wait reads or writes. */
     thread_rec *recs;          /* by linear thread id */
     /* Two queues of tids that trade places when a barrier is released: its
      * waiters become the ready queue (which is empty then), no copy. */
@@ -154,24 +155,27 @@ struct block_hot {
     unsigned *barrier_waiters; /* in arrival order */
     unsigned ready_head, ready_count;
     unsigned nwaiting_barrier;
-    unsigned barrier_first_odd; /* first waiter position at another call
-                                 * site (no_odd_waiter: none) */
-    here barrier_site;          /* the first arriver's call site */
     /* What every later arrival is compared with: the first arriver's file
      * pointer and line * 4 + mode (a different variant on the same line is
      * another call). match_file is nullptr from the first arrival at
      * another site on, so that every later arrival takes the slow path and
      * records its own site. */
-    const char *match_file;
     int match_line_mode;
-    int barrier_mode;           /* the first arriver's sync_block mode */
+    const char *match_file;
     int barrier_count;          /* arrivers with a nonzero predicate */
     int barrier_result;         /* sync_block's value for the round last released */
+    /* Second line: once per round or per thread. */
+    unsigned barrier_first_odd; /* first waiter position at another call
+                                 * site (no_odd_waiter: none) */
+    int barrier_mode;           /* the first arriver's sync_block mode */
+    here barrier_site;          /* the first arriver's call site */
     /* The __shared__ declaration looked up last in this block (shared_var):
      * every thread of the block reaches the same few declarations. */
     void *const *shared_key;
     void *shared_ptr;
 };
+static_assert(offsetof(block_hot, barrier_first_odd) <= 64, "the per-wait fields share the first cache line");
+
 
 /* The hot part of one worker (an OS thread running blocks). */
 struct worker_hot {

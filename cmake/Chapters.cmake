@@ -63,8 +63,10 @@ foreach(src IN LISTS SIMTLAB_EXAMPLES)
 endforeach()
 add_custom_target(examples DEPENDS ${SIMTLAB_EXAMPLE_TARGETS})
 
-# ---- tests: tests/test_NN_*.c, under the emulator always, on the GPU where built
-file(GLOB SIMTLAB_TESTS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tests/test_[0-9][0-9]_*.c)
+# ---- tests: tests/test_core.c (the shared core) and tests/test_NN_*.c (one
+# per chapter), under the emulator always, on the GPU where built
+file(GLOB SIMTLAB_TESTS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tests/test_core.c
+     ${PROJECT_SOURCE_DIR}/tests/test_[0-9][0-9]_*.c)
 foreach(src IN LISTS SIMTLAB_TESTS)
   get_filename_component(name "${src}" NAME_WE)
   add_executable(${name}_emu ${src} ${PROJECT_SOURCE_DIR}/tests/sl_test.c)
@@ -83,6 +85,19 @@ foreach(src IN LISTS SIMTLAB_TESTS)
     set_tests_properties(gpu.${name} PROPERTIES LABELS "gpu;chapter" TIMEOUT 600)
   endif()
 endforeach()
+
+# ---- sl_alloc_device takes &pointer: the wrong use must not compile ----------
+foreach(variant right wrong)
+  set(defs)
+  if(variant STREQUAL right)
+    set(defs -DSL_RIGHT)
+  endif()
+  add_test(NAME core.alloc_macro_${variant}_use
+           COMMAND ${CMAKE_C_COMPILER} -std=c11 -fsyntax-only -Werror=int-conversion ${defs}
+                   -I${PROJECT_SOURCE_DIR}/host/include
+                   ${PROJECT_SOURCE_DIR}/tests/compile/alloc_needs_a_pointer_address.c)
+endforeach()
+set_tests_properties(core.alloc_macro_wrong_use PROPERTIES WILL_FAIL TRUE)
 
 # ---- the tensor-core PTX against the emulator's fragment layouts (GPU only) ----
 if(SIMTLAB_HAVE_CUDA)

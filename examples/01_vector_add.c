@@ -6,27 +6,20 @@
  *
  * Usage: 01_vector_add [n] [version 1-3] [threads per block]
  *        defaults: 16777216 (2^24) 3 256 */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "simtlab/simtlab.h"
 
-static int parse_arg(int argc, char **argv, int i, long long fallback, long long *out)
-{
-    if (argc <= i) {
-        *out = fallback;
-        return 1;
-    }
-    char *end = NULL;
-    *out = strtoll(argv[i], &end, 0);
-    return end && *end == '\0' && *out >= 0;
-}
-
 int main(int argc, char **argv)
 {
     long long n_arg, version, block;
-    if (!parse_arg(argc, argv, 1, 1 << 24, &n_arg) || !parse_arg(argc, argv, 2, 3, &version) ||
-        !parse_arg(argc, argv, 3, 256, &block)) {
+    /* Range checks beyond "a number >= 0" are the library's: its message
+     * names the argument and the allowed values. */
+    if (!sl_arg_ll(argc, argv, 1, 1 << 24, 0, LLONG_MAX, &n_arg) ||
+        !sl_arg_ll(argc, argv, 2, 3, 0, INT_MAX, &version) ||
+        !sl_arg_ll(argc, argv, 3, 256, 0, INT_MAX, &block)) {
         fprintf(stderr, "usage: %s [n] [version 1-%d] [threads per block]\n", argv[0],
                 sl_vector_add_version_count());
         return 2;

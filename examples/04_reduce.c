@@ -8,21 +8,11 @@
  * Usage: 04_reduce [n] [version 1-9] [threads per block]
  *        defaults: 16777216 (2^24) 9 256 */
 #include <math.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "simtlab/simtlab.h"
-
-static int parse_arg(int argc, char **argv, int i, long long fallback, long long *out)
-{
-    if (argc <= i) {
-        *out = fallback;
-        return 1;
-    }
-    char *end = NULL;
-    *out = strtoll(argv[i], &end, 0);
-    return end && *end == '\0' && *out >= 0;
-}
 
 static void print_phases(const sl_report *r, size_t bytes)
 {
@@ -47,8 +37,11 @@ static void print_phases(const sl_report *r, size_t bytes)
 int main(int argc, char **argv)
 {
     long long n_arg, version, block;
-    if (!parse_arg(argc, argv, 1, 1 << 24, &n_arg) || !parse_arg(argc, argv, 2, 9, &version) ||
-        !parse_arg(argc, argv, 3, 256, &block)) {
+    /* Range checks beyond "a number >= 0" are the library's: its message
+     * names the argument and the allowed values. */
+    if (!sl_arg_ll(argc, argv, 1, 1 << 24, 0, LLONG_MAX, &n_arg) ||
+        !sl_arg_ll(argc, argv, 2, 9, 0, INT_MAX, &version) ||
+        !sl_arg_ll(argc, argv, 3, 256, 0, INT_MAX, &block)) {
         fprintf(stderr, "usage: %s [n] [version 1-%d] [threads per block]\n", argv[0], sl_reduce_version_count());
         return 2;
     }

@@ -60,7 +60,7 @@ static const char *const alloc_fn[2] = {"cudaMalloc", "cudaMallocHost"};
 static sl_status tracked_alloc(alloc_kind kind, void **ptr, size_t bytes, const char *file, int line)
 {
     if (!ptr)
-        return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_%s_alloc: ptr is NULL (%s:%d)", kind_name(kind), file, line);
+        return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_alloc_%s: ptr is NULL (%s:%d)", kind_name(kind), file, line);
     *ptr = NULL;
     if (bytes == 0) return SL_OK;
     cudaError_t err = kind == ALLOC_DEVICE ? cudaMalloc(ptr, bytes) : cudaMallocHost(ptr, bytes);
@@ -81,7 +81,7 @@ static sl_status tracked_free(alloc_kind kind, void *ptr)
 {
     if (!ptr) return SL_OK;
     if (!forget(ptr, kind))
-        return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_%s_free: ptr %p is not a live %s allocation of this library",
+        return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_free_%s: ptr %p is not a live %s allocation of this library",
                        kind_name(kind), ptr, kind_name(kind));
     if (kind == ALLOC_DEVICE)
         SL_CUDA_RETURN(cudaFree(ptr));
@@ -90,19 +90,19 @@ static sl_status tracked_free(alloc_kind kind, void *ptr)
     return SL_OK;
 }
 
-sl_status sl_device_alloc_at(void **ptr, size_t bytes, const char *file, int line)
+sl_status sl_alloc_device_at(void **ptr, size_t bytes, const char *file, int line)
 {
     return tracked_alloc(ALLOC_DEVICE, ptr, bytes, file, line);
 }
 
-sl_status sl_device_free(void *ptr) { return tracked_free(ALLOC_DEVICE, ptr); }
+sl_status sl_free_device(void *ptr) { return tracked_free(ALLOC_DEVICE, ptr); }
 
-sl_status sl_pinned_alloc_at(void **ptr, size_t bytes, const char *file, int line)
+sl_status sl_alloc_pinned_at(void **ptr, size_t bytes, const char *file, int line)
 {
     return tracked_alloc(ALLOC_PINNED, ptr, bytes, file, line);
 }
 
-sl_status sl_pinned_free(void *ptr) { return tracked_free(ALLOC_PINNED, ptr); }
+sl_status sl_free_pinned(void *ptr) { return tracked_free(ALLOC_PINNED, ptr); }
 
 size_t sl_alloc_live_count(void)
 {

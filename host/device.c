@@ -1,8 +1,8 @@
-/* simtlab host library — device facts and device-resident building blocks. */
+/* simtlab host library — the core's device facts and device-resident
+ * building blocks (copies, fills, the timed device-to-device copy). */
 #include <stdio.h>
 #include <string.h>
 
-#include "../kernels/00_doctor.h"
 #include "sl_internal.h"
 
 sl_status sl_device_query(int device, sl_device_info *info)
@@ -53,18 +53,18 @@ sl_status sl_copy_to_host(void *dst_host, const void *src_device, size_t bytes)
     return SL_OK;
 }
 
-sl_status sl_device_fill_bytes(void *dst_device, int value, size_t bytes)
+sl_status sl_fill_bytes_device(void *dst_device, int value, size_t bytes)
 {
     if (bytes == 0) return SL_OK;
-    if (!dst_device) return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_device_fill_bytes: dst_device is NULL");
+    if (!dst_device) return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_fill_bytes_device: dst_device is NULL");
     SL_CUDA_RETURN(cudaMemset(dst_device, value, bytes));
     return SL_OK;
 }
 
-sl_status sl_device_copy_timed(void *dst_device, const void *src_device, size_t bytes, double *ms)
+sl_status sl_copy_device_to_device_timed(void *dst_device, const void *src_device, size_t bytes, double *ms)
 {
     if (!dst_device || !src_device || !ms)
-        return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_device_copy_timed: %s is NULL",
+        return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_copy_device_to_device_timed: %s is NULL",
                        !dst_device ? "dst_device" : !src_device ? "src_device" : "ms");
     sl_event_timer timer;
     sl_status st = sl_event_timer_create(&timer);
@@ -78,28 +78,3 @@ sl_status sl_device_copy_timed(void *dst_device, const void *src_device, size_t 
     sl_event_timer_destroy(&timer);
     return st;
 }
-
-sl_status sl_cuda_versions(int *driver, int *runtime)
-{
-    if (!driver || !runtime)
-        return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_cuda_versions: %s is NULL", !driver ? "driver" : "runtime");
-    *driver = *runtime = 0;
-    SL_CUDA_RETURN(cudaDriverGetVersion(driver));
-    SL_CUDA_RETURN(cudaRuntimeGetVersion(runtime));
-    return SL_OK;
-}
-
-sl_status sl_device_kernel_image(int device, int *binary_version, int *ptx_version)
-{
-    if (!binary_version || !ptx_version)
-        return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_device_kernel_image: %s is NULL",
-                       !binary_version ? "binary_version" : "ptx_version");
-    SL_CUDA_RETURN(cudaSetDevice(device));
-    struct cudaFuncAttributes attr;
-    SL_CUDA_RETURN(sl_doctor_probe_attributes(&attr));
-    *binary_version = attr.binaryVersion;
-    *ptx_version = attr.ptxVersion;
-    return SL_OK;
-}
-
-const char *sl_built_architectures(void) { return sl_doctor_built_architectures(); }

@@ -1,5 +1,16 @@
 /* simtlab host library — the per-phase report every wrapper fills. */
+#include <string.h>
+
 #include "sl_internal.h"
+
+void sl_report_begin(sl_report *r, int version, int block)
+{
+    if (!r) return;
+    memset(r, 0, sizeof *r);
+    r->version = version;
+    r->block = block;
+    r->emulated = sl_backend_is_emulator();
+}
 
 const char *sl_phase_name(sl_phase phase)
 {

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sl_backend.h"
 #include "sl_internal.h"
 
 static _Thread_local char last_error[1024];
@@ -35,24 +36,6 @@ sl_status sl_fail(sl_status status, const char *fmt, ...)
     vsnprintf(last_error, sizeof last_error, fmt, ap);
     va_end(ap);
     return status;
-}
-
-const char *sl_backend_name(void)
-{
-#ifdef SIMTLAB_EMU
-    return "emulator";
-#else
-    return "cuda";
-#endif
-}
-
-int sl_backend_is_emulator(void)
-{
-#ifdef SIMTLAB_EMU
-    return 1;
-#else
-    return 0;
-#endif
 }
 
 struct hint {
@@ -126,10 +109,7 @@ static int is_no_device(cudaError_t err)
 sl_status sl_fail_cuda(cudaError_t err, const char *call, const char *file, int line)
 {
     const char *hint = sl_cuda_error_hint((int)err);
-    const char *diag = "";
-#ifdef SIMTLAB_EMU
-    diag = simtlab_emu_last_diagnostic();
-#endif
+    const char *diag = sl_backend_diagnostic();
     sl_fail(is_no_device(err) ? SL_ERR_NO_DEVICE : SL_ERR_CUDA, "%s failed at %s:%d: %s (%s)%s%s%s%s",
             call, file, line, cudaGetErrorName(err), cudaGetErrorString(err),
             diag[0] ? " — emulator: " : "", diag, hint ? " — hint: " : "", hint ? hint : "");

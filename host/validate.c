@@ -47,7 +47,7 @@ void sl_poison_f32(float *p, size_t n)
     memset(p, 0xFF, n * sizeof *p);
 }
 
-static uint64_t splitmix64(uint64_t *state)
+uint64_t sl_rng_next(uint64_t *state)
 {
     uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -61,7 +61,7 @@ void sl_fill_uniform_f32(float *p, size_t n, uint64_t seed, float lo, float hi)
     double span = (double)hi - (double)lo;
     for (size_t i = 0; i < n; i++) {
         /* 24 random bits: every value is exactly representable in float. */
-        double u = (double)(splitmix64(&state) >> 40) / (double)(1u << 24);
+        double u = (double)(sl_rng_next(&state) >> 40) / (double)(1u << 24);
         p[i] = (float)(lo + span * u);
     }
 }

@@ -12,7 +12,8 @@ extern "C" {
  * binaryVersion is the machine code the driver picked (or JIT-compiled from
  * PTX), its ptxVersion the PTX it was built from. */
 cudaError_t sl_doctor_probe_attributes(struct cudaFuncAttributes *attr);
-/* The architectures nvcc compiled for, e.g. "sm_80 sm_90", or "emulator". */
+/* The architectures nvcc compiled for, e.g. "800,900" (sm_80 and sm_90), or a
+ * note that this is the emulator build. */
 const char *sl_doctor_built_architectures(void);
 
 #ifdef __cplusplus

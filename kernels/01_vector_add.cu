@@ -87,28 +87,19 @@ extern "C" const char *sl_vector_add_kernel_name(int version)
     }
 }
 
+extern "C" int sl_vector_add_v3_fits(const float *a, const float *b, const float *c)
+{
+    int same = ((size_t)a & 15u) == ((size_t)c & 15u) && ((size_t)b & 15u) == ((size_t)c & 15u);
+    int whole_floats = (((size_t)a | (size_t)b | (size_t)c) & 3u) == 0;
+    return same && whole_floats;
+}
+
 extern "C" cudaError_t sl_vector_add_launch(int version, const float *a, const float *b, float *c,
                                             size_t n, int block, cudaStream_t stream,
                                             unsigned *grid_out)
 {
     unsigned grid = 0;
     if (block <= 0) return cudaErrorInvalidConfiguration;
-    if (version == 3) {
-        /* Elements until c is 16-byte aligned; a and b must be misaligned
-         * by the same amount or no float4 view of all three exists. */
-        size_t mis = ((size_t)c & 15u) / 4u;
-        size_t head = mis ? 4u - mis : 0u;
-        int same = ((size_t)a & 15u) == ((size_t)c & 15u) && ((size_t)b & 15u) == ((size_t)c & 15u);
-        int whole_floats = (((size_t)a | (size_t)b | (size_t)c) & 3u) == 0;
-        if (head > n) head = n;
-        if (same && whole_floats) {
-            grid = blocks_for((n - head) / 4 + 6, block, resident_grid(block));
-            vector_add_v3_vectorized<<<grid, block, 0, stream>>>(a, b, c, n, head);
-            if (grid_out) *grid_out = grid;
-            return cudaGetLastError();
-        }
-        version = 2; /* no common alignment: the scalar grid-stride loop */
-    }
     if (version == 1) {
         size_t blocks = (n + (size_t)block - 1) / (size_t)block;
         if (blocks > INT_MAX) return cudaErrorInvalidConfiguration; /* grid.x limit 2^31-1 */
@@ -117,6 +108,15 @@ extern "C" cudaError_t sl_vector_add_launch(int version, const float *a, const f
     } else if (version == 2) {
         grid = blocks_for(n, block, resident_grid(block));
         vector_add_v2_grid_stride<<<grid, block, 0, stream>>>(a, b, c, n);
+    } else if (version == 3) {
+        /* No common float4 view of a, b and c: no version 3 to run. */
+        if (!sl_vector_add_v3_fits(a, b, c)) return cudaErrorMisalignedAddress;
+        /* Elements until c (and so a and b) is 16-byte aligned. */
+        size_t mis = ((size_t)c & 15u) / 4u;
+        size_t head = mis ? 4u - mis : 0u;
+        if (head > n) head = n;
+        grid = blocks_for((n - head) / 4 + 6, block, resident_grid(block));
+        vector_add_v3_vectorized<<<grid, block, 0, stream>>>(a, b, c, n, head);
     } else {
         return cudaErrorInvalidValue;
     }

@@ -1,11 +1,9 @@
 /* Chapter 04 — parallel reduction: the launchers host code calls (C linkage).
  *
- * One launcher runs any version (1..SL_REDUCE_VERSIONS) of any operator on a
- * device array and leaves the result, one accumulator value, in device
- * memory. The versions need scratch space (per-block partial results, v9's
- * block counter): ask sl_reduce_workspace_bytes, allocate that much, fill it
- * with zero bytes once, and pass it to every launch of that version, operator,
- * n and block. */
+ * The path of one reduction: sl_reduce_check (the rules, no device) ->
+ * sl_reduce_plan_make (grid and scratch, once) -> allocate and zero
+ * plan.workspace_bytes -> sl_reduce_launch(&plan, ...) as often as wanted.
+ * The launch leaves the result, one accumulator value, in device memory. */
 #ifndef SIMTLAB_KERNELS_04_REDUCE_H
 #define SIMTLAB_KERNELS_04_REDUCE_H
 
@@ -42,26 +40,59 @@ typedef enum sl_reduce_op {
     SL_REDUCE_OP_COUNT
 } sl_reduce_op;
 
+/* argmax's result: the index first, as in the public API's outputs. */
 typedef struct sl_argmax_pair {
-    float value;
     long long index;
+    float value;
 } sl_argmax_pair;
 
 /* Bytes of the result that sl_reduce_launch writes to `out` (0 for a bad op). */
 size_t sl_reduce_result_bytes(sl_reduce_op op);
 
-/* Scratch bytes that version `version` of `op` needs for n elements and
- * `block` threads per block. cudaErrorInvalidValue for a bad version, op or
- * n == 0, cudaErrorInvalidConfiguration for a bad block or a grid too large. */
-cudaError_t sl_reduce_workspace_bytes(int version, sl_reduce_op op, size_t n, int block, size_t *bytes);
+/* Why a (version, op, n, block) cannot run; the host turns each into a
+ * message that names the argument. These are the chapter's only rules. */
+typedef enum sl_reduce_problem {
+    SL_REDUCE_FINE = 0,
+    SL_REDUCE_BAD_VERSION,        /* outside 1..SL_REDUCE_VERSIONS */
+    SL_REDUCE_BAD_OP,             /* not an sl_reduce_op */
+    SL_REDUCE_EMPTY,              /* n == 0: nothing to launch (the host returns the identity) */
+    SL_REDUCE_BAD_BLOCK,          /* not a power of two in SL_REDUCE_MIN_BLOCK..SL_REDUCE_MAX_BLOCK */
+    SL_REDUCE_V8_ARGMAX_TOO_LARGE /* v8's argmax with n > SL_REDUCE_V8_ARGMAX_MAX_N */
+} sl_reduce_problem;
 
-/* Reduces x[0..n) (float, or int for SL_REDUCE_SUM_I32; device memory) into
- * *out (device memory, sl_reduce_result_bytes(op) bytes) with every launch the
- * version needs, on `stream`, without synchronizing. Returns the first launch
- * error. *grid_out (may be NULL) receives the first pass's block count. */
-cudaError_t sl_reduce_launch(int version, sl_reduce_op op, const void *x, size_t n, int block,
-                             void *workspace, size_t workspace_bytes, void *out, cudaStream_t stream,
-                             unsigned *grid_out);
+/* Checks the arguments without touching the device. */
+sl_reduce_problem sl_reduce_check(int version, sl_reduce_op op, size_t n, int block);
+
+/* One reduction, laid out once and carried down to every launch: the first
+ * pass's grid and the scratch. The workspace holds, each at a 16-byte
+ * boundary: a 16-byte header (v8's atomic target when it needs decoding,
+ * v9's block counter), partial buffer A (count_a values), partial buffer B
+ * (count_b values). */
+typedef struct sl_reduce_plan {
+    int version;
+    sl_reduce_op op;
+    size_t n;
+    int block;
+    unsigned grid; /* blocks of the first pass */
+    size_t count_a, count_b;
+    size_t offset_a, offset_b;
+    size_t workspace_bytes;
+} sl_reduce_plan;
+
+/* Lays out one reduction. v7-v9 size their grid to the current device
+ * (cudaDevAttrMultiProcessorCount), so call this after the device is
+ * chosen. cudaErrorInvalidValue when sl_reduce_check finds a problem,
+ * cudaErrorInvalidConfiguration for a first pass of more than 2^31 - 1
+ * blocks. Allocate plan->workspace_bytes, fill it with zero bytes once, and
+ * pass it to every launch of this plan. */
+cudaError_t sl_reduce_plan_make(int version, sl_reduce_op op, size_t n, int block, sl_reduce_plan *plan);
+
+/* Reduces x[0..plan->n) (float, or int for SL_REDUCE_SUM_I32; device
+ * memory) into *out (device memory, sl_reduce_result_bytes(plan->op) bytes)
+ * with every launch the version needs, on `stream`, without synchronizing.
+ * Returns the first launch error. */
+cudaError_t sl_reduce_launch(const sl_reduce_plan *plan, const void *x, void *workspace, void *out,
+                             cudaStream_t stream);
 
 /* "v1 interleaved addressing (divergent)", ...; NULL outside 1..SL_REDUCE_VERSIONS. */
 const char *sl_reduce_kernel_name(int version);

@@ -166,6 +166,53 @@ Test(vector_add, zero_elements_is_a_no_op)
     cr_assert_eq(rep.bytes_h2d, 0);
 }
 
+/* ---- no silent fallback: the version asked for is the version that runs ---- */
+Test(vector_add, v3_on_buffers_without_a_common_alignment_is_refused_not_run_as_v2)
+{
+    sl_test_require_device();
+    size_t n = 1001;
+    inputs in = make_inputs(n + 1, sl_test_seed("v3 alignment"), 0);
+    float *d_a = NULL, *d_b = NULL, *d_c = NULL;
+    size_t bytes = (n + 1) * sizeof(float);
+    cr_assert_eq(sl_alloc_device(&d_a, bytes), SL_OK, "%s", sl_last_error());
+    cr_assert_eq(sl_alloc_device(&d_b, bytes), SL_OK, "%s", sl_last_error());
+    cr_assert_eq(sl_alloc_device(&d_c, bytes), SL_OK, "%s", sl_last_error());
+    cr_assert_eq(sl_copy_to_device(d_a, in.a, bytes), SL_OK, "%s", sl_last_error());
+    cr_assert_eq(sl_copy_to_device(d_b, in.b, bytes), SL_OK, "%s", sl_last_error());
+    /* a starts one float later than b and c: no float4 view of all three. */
+    sl_opts v3 = {3, 256}, best = {0, 256};
+    double ms = -1.0;
+    expect_invalid(sl_vector_add_device(d_a + 1, d_b, d_c, n, &v3, &ms), SL_ERR_INVALID_ARGUMENT,
+                   "opts->version = 3");
+    cr_assert(strstr(sl_last_error(), "version 2"), "%s", sl_last_error());
+    /* Version 0 picks what can run: v2 here, and the result is right. */
+    cr_assert_eq(sl_fill_bytes_device(d_c, 0xFF, bytes), SL_OK, "%s", sl_last_error());
+    cr_assert_eq(sl_vector_add_device(d_a + 1, d_b, d_c, n, &best, &ms), SL_OK, "%s", sl_last_error());
+    cr_assert_eq(sl_copy_to_host(in.c, d_c, n * sizeof(float)), SL_OK, "%s", sl_last_error());
+    for (size_t i = 0; i < n; i++) {
+        float expect = in.a[i + 1] + in.b[i];
+        cr_assert(in.c[i] == expect, "element %zu: %g, expected %g", i, in.c[i], expect);
+    }
+    cr_assert_eq(sl_free_device(d_a), SL_OK);
+    cr_assert_eq(sl_free_device(d_b), SL_OK);
+    cr_assert_eq(sl_free_device(d_c), SL_OK);
+    free_inputs(&in);
+}
+
+Test(vector_add, the_report_names_the_version_that_ran)
+{
+    sl_test_require_device();
+    for (int v = 0; v <= sl_vector_add_version_count(); v++) {
+        size_t n = 1003;
+        inputs in = make_inputs(n, 11, 1); /* host data at odd offsets: the device copies are aligned */
+        sl_opts opts = {v, 0};
+        sl_report rep;
+        cr_assert_eq(sl_vector_add(in.a + 1, in.b + 2, in.c + 3, n, &opts, &rep), SL_OK, "%s", sl_last_error());
+        cr_assert_eq(rep.version, v ? v : 3, "asked for v%d, report says v%d", v, rep.version);
+        free_inputs(&in);
+    }
+}
+
 /* ---- the CPU baselines are tested too: the benchmark compares against them -- */
 Test(vector_add, cpu_baselines_match_reference)
 {
@@ -178,34 +225,4 @@ Test(vector_add, cpu_baselines_match_reference)
     sl_vector_add_cpu_omp(in.a, in.b, in.c, n);
     cr_assert(sl_compare_f32(in.c, in.ref, n, 0.0).passed, "OpenMP loop");
     free_inputs(&in);
-}
-
-/* ---- the validator itself must be able to fail ------------------------------ */
-Test(validate, nan_never_passes)
-{
-    float got[3] = {1.0f, NAN, 3.0f};
-    double ref[3] = {1.0, 2.0, 3.0};
-    sl_check c = sl_compare_f32(got, ref, 3, 1e30);
-    cr_assert(!c.passed);
-    cr_assert_eq(c.nonfinite, 1);
-    cr_assert_eq(c.worst, 1);
-}
-
-Test(validate, inf_never_passes_and_errors_are_measured)
-{
-    float got[2] = {INFINITY, 2.5f};
-    double ref[2] = {1.0, 2.0};
-    cr_assert(!sl_compare_f32(got, ref, 2, 1e30).passed);
-    float close[2] = {1.0f, 2.5f};
-    sl_check c = sl_compare_f32(close, ref, 2, 0.1);
-    cr_assert(!c.passed);
-    cr_assert_float_eq(c.max_abs, 0.5, 1e-12);
-    cr_assert_float_eq(c.rel_l2, 0.5 / sqrt(5.0), 1e-12);
-}
-
-Test(validate, poison_is_nan)
-{
-    float p[5];
-    sl_poison_f32(p, 5);
-    for (int i = 0; i < 5; i++) cr_assert(isnan(p[i]));
 }

@@ -34,20 +34,12 @@ static const size_t sizes[] = {1, 2, 31, 33, 255, 257, 1000003, ((size_t)1 << 24
 #define NSIZES (sizeof sizes / sizeof sizes[0])
 #define BIG (((size_t)1 << 24) + 1)
 
-static uint64_t splitmix64(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
 /* Ints uniform in [-2^30, 2^30): both signs, and sums of a few elements
  * already leave the int32 range. */
 static void fill_ints(int *p, size_t n, uint64_t seed)
 {
     uint64_t s = seed;
-    for (size_t i = 0; i < n; i++) p[i] = (int)((int64_t)(splitmix64(&s) >> 33) - ((int64_t)1 << 30));
+    for (size_t i = 0; i < n; i++) p[i] = (int)((int64_t)(sl_rng_next(&s) >> 33) - ((int64_t)1 << 30));
 }
 
 static double ref_sum(const float *x, size_t n)
@@ -140,14 +132,14 @@ static void check_argmax(int version, size_t n, uint64_t seed)
     uint64_t s = seed ^ 0xA5A5A5A5u;
     size_t lowest = n;
     for (int k = 0; k < 3; k++) {
-        size_t at = (size_t)(splitmix64(&s) % n);
+        size_t at = (size_t)(sl_rng_next(&s) % n);
         x[at] = 2.0f;
         lowest = at < lowest ? at : lowest;
     }
     size_t index = SIZE_MAX;
     float value = NAN;
     sl_opts opts = {version, 256};
-    cr_assert_eq(sl_argmax_f32(x, n, &index, &value, &opts, NULL), SL_OK, "v%d n=%zu: %s", version, n,
+    cr_assert_eq(sl_reduce_argmax_f32(x, n, &index, &value, &opts, NULL), SL_OK, "v%d n=%zu: %s", version, n,
                  sl_last_error());
     cr_assert(index == lowest && value == 2.0f, "v%d n=%zu seed=%llu: argmax %zu (%g), expected %zu (2)", version,
               n, (unsigned long long)seed, index, value, lowest);
@@ -241,7 +233,7 @@ Test(reduce, max_and_argmax_propagate_nan)
         size_t index = 0;
         cr_assert_eq(sl_reduce_max_f32(x, n, &max, &opts, NULL), SL_OK, "v%d: %s", v, sl_last_error());
         cr_assert(isnan(max), "v%d: max %g, expected NaN", v, max);
-        cr_assert_eq(sl_argmax_f32(x, n, &index, &value, &opts, NULL), SL_OK, "v%d: %s", v, sl_last_error());
+        cr_assert_eq(sl_reduce_argmax_f32(x, n, &index, &value, &opts, NULL), SL_OK, "v%d: %s", v, sl_last_error());
         cr_assert(isnan(value) && index == second_nan, "v%d: argmax %zu (%g), expected %zu (NaN)", v, index, value,
                   second_nan);
     }
@@ -258,7 +250,7 @@ Test(reduce, argmax_of_all_equal_values_is_index_zero)
         sl_opts opts = {v, 128};
         size_t index = 99;
         float value = 0.0f;
-        cr_assert_eq(sl_argmax_f32(x, n, &index, &value, &opts, NULL), SL_OK, "v%d: %s", v, sl_last_error());
+        cr_assert_eq(sl_reduce_argmax_f32(x, n, &index, &value, &opts, NULL), SL_OK, "v%d: %s", v, sl_last_error());
         cr_assert(index == 0 && value == -INFINITY, "v%d: argmax %zu (%g), expected 0 (-inf)", v, index, value);
     }
     free(x);
@@ -272,7 +264,7 @@ Test(reduce, vector_loads_handle_every_misalignment)
     int *x = sl_test_alloc((n + 3) * sizeof *x);
     fill_ints(x, n + 3, sl_test_seed("misalignment"));
     int *d_x = NULL;
-    cr_assert_eq(sl_device_alloc(&d_x, (n + 3) * sizeof *x), SL_OK, "%s", sl_last_error());
+    cr_assert_eq(sl_alloc_device(&d_x, (n + 3) * sizeof *x), SL_OK, "%s", sl_last_error());
     cr_assert_eq(sl_copy_to_device(d_x, x, (n + 3) * sizeof *x), SL_OK, "%s", sl_last_error());
     for (size_t shift = 0; shift < 4; shift++) {
         long long ref = 0;
@@ -287,7 +279,7 @@ Test(reduce, vector_loads_handle_every_misalignment)
             cr_assert(ms >= 0.0);
         }
     }
-    cr_assert_eq(sl_device_free(d_x), SL_OK);
+    cr_assert_eq(sl_free_device(d_x), SL_OK);
     free(x);
     cr_assert_eq(sl_alloc_live_count(), 0);
 }
@@ -322,23 +314,24 @@ Test(reduce, v3_and_v9_exact_under_three_random_schedules)
 Test(reduce, v9_counter_is_zero_after_each_launch)
 {
     sl_test_require_device();
-    size_t n = 300007, ws_bytes = 0;
+    size_t n = 300007;
     int *x = sl_test_alloc(n * sizeof *x);
     fill_ints(x, n, sl_test_seed("v9 counter"));
     long long ref = 0;
     for (size_t i = 0; i < n; i++) ref += x[i];
     int *d_x = NULL;
     void *ws = NULL, *d_out = NULL;
-    cr_assert_eq(sl_reduce_workspace_bytes(9, SL_REDUCE_SUM_I32, n, 256, &ws_bytes), cudaSuccess);
-    cr_assert_eq(sl_device_alloc(&d_x, n * sizeof *x), SL_OK, "%s", sl_last_error());
-    cr_assert_eq(sl_device_alloc(&ws, ws_bytes), SL_OK, "%s", sl_last_error());
-    cr_assert_eq(sl_device_alloc(&d_out, sizeof(long long)), SL_OK, "%s", sl_last_error());
+    sl_reduce_plan plan;
+    cr_assert_eq(sl_reduce_plan_make(9, SL_REDUCE_SUM_I32, n, 256, &plan), cudaSuccess);
+    cr_assert_eq(sl_alloc_device(&d_x, n * sizeof *x), SL_OK, "%s", sl_last_error());
+    cr_assert_eq(sl_alloc_device(&ws, plan.workspace_bytes), SL_OK, "%s", sl_last_error());
+    cr_assert_eq(sl_alloc_device(&d_out, sizeof(long long)), SL_OK, "%s", sl_last_error());
     cr_assert_eq(sl_copy_to_device(d_x, x, n * sizeof *x), SL_OK, "%s", sl_last_error());
-    cr_assert_eq(sl_device_fill_bytes(ws, 0, ws_bytes), SL_OK, "%s", sl_last_error());
+    cr_assert_eq(sl_fill_bytes_device(ws, 0, plan.workspace_bytes), SL_OK, "%s", sl_last_error());
     for (int run = 0; run < 3; run++) {
-        unsigned grid = 0, counter = 99;
+        unsigned grid = plan.grid, counter = 99;
         long long got = 0;
-        cr_assert_eq(sl_reduce_launch(9, SL_REDUCE_SUM_I32, d_x, n, 256, ws, ws_bytes, d_out, 0, &grid), cudaSuccess);
+        cr_assert_eq(sl_reduce_launch(&plan, d_x, ws, d_out, 0), cudaSuccess);
         cr_assert_eq(cudaDeviceSynchronize(), cudaSuccess);
         cr_assert_eq(sl_copy_to_host(&got, d_out, sizeof got), SL_OK, "%s", sl_last_error());
         cr_assert_eq(sl_copy_to_host(&counter, ws, sizeof counter), SL_OK, "%s", sl_last_error());
@@ -346,9 +339,9 @@ Test(reduce, v9_counter_is_zero_after_each_launch)
         cr_assert(grid > 1, "the test needs several blocks to mean anything");
         cr_assert_eq(counter, 0, "run %d left the block counter at %u", run, counter);
     }
-    cr_assert_eq(sl_device_free(d_x), SL_OK);
-    cr_assert_eq(sl_device_free(ws), SL_OK);
-    cr_assert_eq(sl_device_free(d_out), SL_OK);
+    cr_assert_eq(sl_free_device(d_x), SL_OK);
+    cr_assert_eq(sl_free_device(ws), SL_OK);
+    cr_assert_eq(sl_free_device(d_out), SL_OK);
     free(x);
 }
 
@@ -396,7 +389,7 @@ Test(reduce, empty_argmax_is_an_error)
 {
     float x[1] = {1.0f}, value = 0.0f;
     size_t index = 0;
-    expect_failure(sl_argmax_f32(x, 0, &index, &value, NULL, NULL), SL_ERR_INVALID_ARGUMENT,
+    expect_failure(sl_reduce_argmax_f32(x, 0, &index, &value, NULL, NULL), SL_ERR_INVALID_ARGUMENT,
                    "an empty array has no argmax");
 }
 
@@ -407,8 +400,8 @@ Test(reduce, null_pointers_are_rejected_by_name)
     expect_failure(sl_reduce_sum_f32(NULL, 4, &out, NULL, NULL), SL_ERR_INVALID_ARGUMENT, "x is NULL");
     expect_failure(sl_reduce_sum_f32(x, 4, NULL, NULL, NULL), SL_ERR_INVALID_ARGUMENT, "sum is NULL");
     expect_failure(sl_reduce_max_f32(x, 4, NULL, NULL, NULL), SL_ERR_INVALID_ARGUMENT, "max is NULL");
-    expect_failure(sl_argmax_f32(x, 4, NULL, &out, NULL, NULL), SL_ERR_INVALID_ARGUMENT, "index is NULL");
-    expect_failure(sl_argmax_f32(x, 4, &index, NULL, NULL, NULL), SL_ERR_INVALID_ARGUMENT, "value is NULL");
+    expect_failure(sl_reduce_argmax_f32(x, 4, NULL, &out, NULL, NULL), SL_ERR_INVALID_ARGUMENT, "index is NULL");
+    expect_failure(sl_reduce_argmax_f32(x, 4, &index, NULL, NULL, NULL), SL_ERR_INVALID_ARGUMENT, "value is NULL");
 }
 
 Test(reduce, byte_count_overflow_is_rejected)
@@ -442,7 +435,7 @@ Test(reduce, vendor_references_say_when_unsupported)
     float ones[1000];
     for (int i = 0; i < 1000; i++) ones[i] = 1.0f;
     double ms = 0.0;
-    cr_assert_eq(sl_device_alloc(&d_x, sizeof ones), SL_OK, "%s", sl_last_error());
+    cr_assert_eq(sl_alloc_device(&d_x, sizeof ones), SL_OK, "%s", sl_last_error());
     cr_assert_eq(sl_copy_to_device(d_x, ones, sizeof ones), SL_OK, "%s", sl_last_error());
     sl_status st = sl_vendor_reduce_sum_f32_device(d_x, 1000, &sum, &ms);
     if (sl_backend_is_emulator()) {
@@ -453,7 +446,7 @@ Test(reduce, vendor_references_say_when_unsupported)
     }
     cr_assert_eq(sl_vendor_sasum_device(d_x, 1000, &sum, &ms), SL_OK, "%s", sl_last_error());
     cr_assert_eq(sum, 1000.0f);
-    cr_assert_eq(sl_device_free(d_x), SL_OK);
+    cr_assert_eq(sl_free_device(d_x), SL_OK);
 }
 
 /* ---- the CPU references the benchmark compares against ------------------------------ */

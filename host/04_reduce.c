@@ -1,4 +1,5 @@
-/* simtlab host library — chapter 04: reductions with the whole lifecycle.
+/* simtlab host library — chapter 04: reductions with the whole lifecycle,
+ * the vendor references (CUB, cuBLAS) and the CPU references.
  *
  *   cudaMalloc (input, scratch, result) -> copy x host->device -> every
  *   launch of the version -> launch check + sync -> copy the one result
@@ -9,12 +10,11 @@
  * moves 4n bytes, the copy back 4 to 16 bytes, and the kernel reads the 4n
  * bytes once more, so even a perfect kernel is worth it only for data that
  * already lives on the device. */
-#include <cublas_v2.h>
-#include <limits.h>
 #include <math.h>
-#include <string.h>
 
 #include "../kernels/04_reduce.h"
+#include "sl_backend.h"
+#include "sl_cublas.h"
 #include "sl_internal.h"
 
 #define REDUCE_BEST 9
@@ -24,7 +24,7 @@ int sl_reduce_version_count(void) { return SL_REDUCE_VERSIONS; }
 
 const char *sl_reduce_version_name(int version) { return sl_reduce_kernel_name(version); }
 
-/* What one call asks for, after validation. */
+/* What one call asks for, after validation, and its plan once made. */
 typedef struct reduce_call {
     const char *fn; /* the public function's name, for messages */
     sl_reduce_op op;
@@ -32,9 +32,12 @@ typedef struct reduce_call {
     size_t n;
     size_t bytes; /* of x */
     int version, block;
+    sl_reduce_plan plan; /* made once by make_plan, carried to every launch */
 } reduce_call;
 
-/* Everything that can be rejected without touching the device. */
+/* Everything that can be rejected without touching the device. The
+ * chapter's own rules (block shape, v8's index range) are the kernel
+ * layer's sl_reduce_check; here they become messages. */
 static sl_status check_args(reduce_call *c, size_t elem, const sl_opts *opts)
 {
     char what[96];
@@ -45,25 +48,32 @@ static sl_status check_args(reduce_call *c, size_t elem, const sl_opts *opts)
     st = sl_check_version(opts ? opts->version : 0, SL_REDUCE_VERSIONS, REDUCE_BEST, c->fn, &c->version);
     if (st != SL_OK) return st;
     if ((st = sl_check_block(opts ? opts->block : 0, REDUCE_DEFAULT_BLOCK, &c->block)) != SL_OK) return st;
-    if (c->block < SL_REDUCE_MIN_BLOCK || (c->block & (c->block - 1)) != 0)
+    /* n == 0 is checked like n == 1: the block must still be valid. */
+    switch (sl_reduce_check(c->version, c->op, c->n ? c->n : 1, c->block)) {
+    case SL_REDUCE_FINE:
+    case SL_REDUCE_EMPTY: return SL_OK;
+    case SL_REDUCE_BAD_BLOCK:
         return sl_fail(SL_ERR_INVALID_ARGUMENT,
                        "opts->block = %d: %s halves the block at each step and hands the last 64 values "
                        "to one warp, so a block must be a power of two from %d to %d (0 = default %d)",
                        c->block, c->fn, SL_REDUCE_MIN_BLOCK, SL_REDUCE_MAX_BLOCK, REDUCE_DEFAULT_BLOCK);
-    if (c->version == 8 && c->op == SL_REDUCE_ARGMAX_F32 && (unsigned long long)c->n > SL_REDUCE_V8_ARGMAX_MAX_N)
+    case SL_REDUCE_V8_ARGMAX_TOO_LARGE:
         return sl_fail(SL_ERR_UNSUPPORTED,
                        "%s: n = %zu: v8 packs the index into 32 bits of one 64-bit atomicMax, so it "
                        "handles n <= 2^32; use v9 (or version 0) for larger arrays",
                        c->fn, c->n);
-    return SL_OK;
+    default: /* a version or operator the public functions never pass */
+        return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: version %d of operator %d does not exist", c->fn,
+                       c->version, (int)c->op);
+    }
 }
 
-static void report_begin(sl_report *r, int version, int block)
+/* The plan, made once per call, after the device is known (v7-v9 size their
+ * grid to it). */
+static sl_status make_plan(reduce_call *c)
 {
-    memset(r, 0, sizeof *r);
-    r->version = version;
-    r->block = block;
-    r->emulated = sl_backend_is_emulator();
+    cudaError_t err = sl_reduce_plan_make(c->version, c->op, c->n, c->block, &c->plan);
+    return err == cudaSuccess ? SL_OK : sl_fail_cuda(err, "sl_reduce_plan_make", __FILE__, __LINE__);
 }
 
 /* The identity of each operator: the result of reducing nothing. */
@@ -80,26 +90,23 @@ static void write_identity(sl_reduce_op op, void *result)
 
 /* Scratch and result buffers on the device, the scratch zero-filled (v9's
  * counter must start at 0, and partials are poison-free that way). */
-static sl_status alloc_scratch(const reduce_call *c, void **ws, size_t *ws_bytes, void **d_out)
+static sl_status alloc_scratch(const reduce_call *c, void **ws, void **d_out)
 {
-    cudaError_t err = sl_reduce_workspace_bytes(c->version, c->op, c->n, c->block, ws_bytes);
-    if (err != cudaSuccess) return sl_fail_cuda(err, "sl_reduce_workspace_bytes", __FILE__, __LINE__);
-    sl_status st = sl_device_alloc(ws, *ws_bytes);
-    if (st == SL_OK) st = sl_device_alloc(d_out, sl_reduce_result_bytes(c->op));
-    if (st == SL_OK) st = sl_device_fill_bytes(*ws, 0, *ws_bytes);
+    sl_status st = sl_alloc_device(ws, c->plan.workspace_bytes);
+    if (st == SL_OK) st = sl_alloc_device(d_out, sl_reduce_result_bytes(c->op));
+    if (st == SL_OK) st = sl_fill_bytes_device(*ws, 0, c->plan.workspace_bytes);
     return st;
 }
 
 /* Every launch of the version, timed with events, checked, synchronized. */
-static sl_status run_timed(const reduce_call *c, const void *d_x, void *ws, size_t ws_bytes, void *d_out,
-                           unsigned *grid, double *ms)
+static sl_status run_timed(const reduce_call *c, const void *d_x, void *ws, void *d_out, double *ms)
 {
     sl_event_timer timer = {NULL, NULL};
     sl_status st = sl_event_timer_create(&timer);
     if (st == SL_OK) st = sl_event_timer_start(&timer);
     if (st != SL_OK) goto cleanup;
-    SL_LAUNCH_CHECK_GOTO(sl_reduce_launch(c->version, c->op, d_x, c->n, c->block, ws, ws_bytes, d_out, 0, grid),
-                         sl_reduce_kernel_name(c->version), st, cleanup);
+    SL_LAUNCH_CHECK_GOTO(sl_reduce_launch(&c->plan, d_x, ws, d_out, 0), sl_reduce_kernel_name(c->version), st,
+                         cleanup);
     st = sl_event_timer_stop(&timer, ms);
 cleanup:
     sl_event_timer_destroy(&timer);
@@ -109,8 +116,8 @@ cleanup:
 /* Frees every buffer (NULL is fine) and returns the first error. */
 static sl_status free_all(void *a, void *b, void *c)
 {
-    sl_status st = sl_device_free(a);
-    sl_status st_b = sl_device_free(b), st_c = sl_device_free(c);
+    sl_status st = sl_free_device(a);
+    sl_status st_b = sl_free_device(b), st_c = sl_free_device(c);
     if (st == SL_OK) st = st_b;
     return st == SL_OK ? st_c : st;
 }
@@ -123,7 +130,7 @@ static sl_status reduce_host(reduce_call *c, size_t elem, void *result, const sl
     sl_report *r = report ? report : &local;
     sl_status st = check_args(c, elem, opts);
     if (st != SL_OK) return st;
-    report_begin(r, c->version, c->block);
+    sl_report_begin(r, c->version, c->block);
     if (c->n == 0) {
         write_identity(c->op, result);
         return SL_OK;
@@ -132,9 +139,11 @@ static sl_status reduce_host(reduce_call *c, size_t elem, void *result, const sl
 
     double t_start = sl_host_ms(), t = t_start;
     void *d_x = NULL, *ws = NULL, *d_out = NULL;
-    size_t ws_bytes = 0, res_bytes = sl_reduce_result_bytes(c->op);
-    if ((st = sl_device_alloc(&d_x, c->bytes)) != SL_OK) goto cleanup;
-    if ((st = alloc_scratch(c, &ws, &ws_bytes, &d_out)) != SL_OK) goto cleanup;
+    size_t res_bytes = sl_reduce_result_bytes(c->op);
+    if ((st = make_plan(c)) != SL_OK) return st;
+    r->grid = c->plan.grid;
+    if ((st = sl_alloc_device(&d_x, c->bytes)) != SL_OK) goto cleanup;
+    if ((st = alloc_scratch(c, &ws, &d_out)) != SL_OK) goto cleanup;
     r->phase_ms[SL_PHASE_ALLOC] = sl_host_ms() - t;
 
     t = sl_host_ms();
@@ -142,8 +151,7 @@ static sl_status reduce_host(reduce_call *c, size_t elem, void *result, const sl
     r->phase_ms[SL_PHASE_H2D] = sl_host_ms() - t;
     r->bytes_h2d = c->bytes;
 
-    if ((st = run_timed(c, d_x, ws, ws_bytes, d_out, &r->grid, &r->phase_ms[SL_PHASE_KERNEL])) != SL_OK)
-        goto cleanup;
+    if ((st = run_timed(c, d_x, ws, d_out, &r->phase_ms[SL_PHASE_KERNEL])) != SL_OK) goto cleanup;
 
     t = sl_host_ms();
     SL_CUDA_GOTO(cudaMemcpy(result, d_out, res_bytes, cudaMemcpyDeviceToHost), st, cleanup);
@@ -174,9 +182,8 @@ static sl_status reduce_device(reduce_call *c, size_t elem, void *result, const 
     }
     if ((st = sl_check_block_on_device(c->block)) != SL_OK) return st;
     void *ws = NULL, *d_out = NULL;
-    size_t ws_bytes = 0;
-    if ((st = alloc_scratch(c, &ws, &ws_bytes, &d_out)) == SL_OK &&
-        (st = run_timed(c, c->x, ws, ws_bytes, d_out, NULL, kernel_ms)) == SL_OK)
+    if ((st = make_plan(c)) != SL_OK) return st;
+    if ((st = alloc_scratch(c, &ws, &d_out)) == SL_OK && (st = run_timed(c, c->x, ws, d_out, kernel_ms)) == SL_OK)
         st = sl_copy_to_host(result, d_out, sl_reduce_result_bytes(c->op));
     sl_status free_st = free_all(ws, d_out, NULL);
     return st != SL_OK ? st : free_st;
@@ -186,7 +193,7 @@ static sl_status reduce_device(reduce_call *c, size_t elem, void *result, const 
 
 static reduce_call make_call(const char *fn, sl_reduce_op op, const void *x, size_t n)
 {
-    reduce_call c = {fn, op, x, n, 0, 0, 0};
+    reduce_call c = {fn, op, x, n, 0, 0, 0, {0}};
     return c;
 }
 
@@ -235,13 +242,13 @@ static sl_status argmax_check(const float *x, size_t n, const size_t *index, con
     return SL_OK;
 }
 
-sl_status sl_argmax_f32(const float *x, size_t n, size_t *index, float *value, const sl_opts *opts,
+sl_status sl_reduce_argmax_f32(const float *x, size_t n, size_t *index, float *value, const sl_opts *opts,
                         sl_report *report)
 {
-    sl_status st = argmax_check(x, n, index, value, "sl_argmax_f32");
+    sl_status st = argmax_check(x, n, index, value, "sl_reduce_argmax_f32");
     if (st != SL_OK) return st;
-    reduce_call c = make_call("sl_argmax_f32", SL_REDUCE_ARGMAX_F32, x, n);
-    sl_argmax_pair best = {0.0f, 0};
+    reduce_call c = make_call("sl_reduce_argmax_f32", SL_REDUCE_ARGMAX_F32, x, n);
+    sl_argmax_pair best = {0, 0.0f};
     if ((st = reduce_host(&c, sizeof *x, &best, opts, report)) != SL_OK) return st;
     *index = (size_t)best.index;
     *value = best.value;
@@ -277,13 +284,13 @@ sl_status sl_reduce_max_f32_device(const float *x, size_t n, float *max, const s
     return reduce_device(&c, sizeof *x, max, opts, kernel_ms);
 }
 
-sl_status sl_argmax_f32_device(const float *x, size_t n, size_t *index, float *value, const sl_opts *opts,
+sl_status sl_reduce_argmax_f32_device(const float *x, size_t n, size_t *index, float *value, const sl_opts *opts,
                                double *kernel_ms)
 {
-    sl_status st = argmax_check(x, n, index, value, "sl_argmax_f32_device");
+    sl_status st = argmax_check(x, n, index, value, "sl_reduce_argmax_f32_device");
     if (st != SL_OK) return st;
-    reduce_call c = make_call("sl_argmax_f32_device", SL_REDUCE_ARGMAX_F32, x, n);
-    sl_argmax_pair best = {0.0f, 0};
+    reduce_call c = make_call("sl_reduce_argmax_f32_device", SL_REDUCE_ARGMAX_F32, x, n);
+    sl_argmax_pair best = {0, 0.0f};
     if ((st = reduce_device(&c, sizeof *x, &best, opts, kernel_ms)) != SL_OK) return st;
     *index = (size_t)best.index;
     *value = best.value;
@@ -294,7 +301,7 @@ sl_status sl_argmax_f32_device(const float *x, size_t n, size_t *index, float *v
 
 typedef enum cub_kind { CUB_SUM, CUB_MAX, CUB_ARGMAX } cub_kind;
 
-#ifndef SIMTLAB_EMU
+#if SL_BACKEND_HAS_CUB
 /* One CUB call: with temp == NULL a size query, else the reduction. */
 static cudaError_t cub_call(cub_kind kind, const float *x, size_t n, float *d_val, long long *d_idx, void *temp,
                             size_t *temp_bytes)
@@ -316,12 +323,12 @@ static sl_status cub_run(cub_kind kind, const char *what, const float *x, size_t
     sl_event_timer timer = {NULL, NULL};
     float *d_val = NULL;
     long long *d_idx = NULL;
-    sl_status st = sl_device_alloc(&d_out, 16); /* the value at 0, the 64-bit index at 8 */
+    sl_status st = sl_alloc_device(&d_out, 16); /* the value at 0, the 64-bit index at 8 */
     if (st != SL_OK) goto cleanup;
     d_val = (float *)d_out;
     d_idx = (long long *)((char *)d_out + 8);
     SL_CUDA_GOTO(cub_call(kind, x, n, d_val, d_idx, NULL, &temp_bytes), st, cleanup);
-    if ((st = sl_device_alloc(&temp, temp_bytes ? temp_bytes : 1)) != SL_OK) goto cleanup;
+    if ((st = sl_alloc_device(&temp, temp_bytes ? temp_bytes : 1)) != SL_OK) goto cleanup;
     if ((st = sl_event_timer_create(&timer)) != SL_OK) goto cleanup;
     if ((st = sl_event_timer_start(&timer)) != SL_OK) goto cleanup;
     SL_LAUNCH_CHECK_GOTO(cub_call(kind, x, n, d_val, d_idx, temp, &temp_bytes), what, st, cleanup);
@@ -336,7 +343,7 @@ cleanup:
     }
     return st;
 }
-#else
+#else /* the emulator build: CUB ships only with the CUDA toolkit */
 static sl_status cub_run(cub_kind kind, const char *what, const float *x, size_t n, float *val_host,
                          long long *idx_host, double *ms)
 {
@@ -347,73 +354,127 @@ static sl_status cub_run(cub_kind kind, const char *what, const float *x, size_t
 }
 #endif
 
-static sl_status vendor_checks(const char *fn, const float *x, const void *out, double *ms)
+static sl_status vendor_checks(const char *fn, const float *x, const void *out, double *kernel_ms)
 {
     SL_NULL_CHECK(x, fn);
     SL_NULL_CHECK(out, fn);
-    SL_NULL_CHECK(ms, fn);
-    *ms = 0.0;
+    SL_NULL_CHECK(kernel_ms, fn);
+    *kernel_ms = 0.0;
     return SL_OK;
 }
 
-sl_status sl_vendor_reduce_sum_f32_device(const float *x, size_t n, float *sum, double *ms)
+sl_status sl_vendor_reduce_sum_f32_device(const float *x, size_t n, float *sum, double *kernel_ms)
 {
-    sl_status st = vendor_checks("sl_vendor_reduce_sum_f32_device", x, sum, ms);
+    sl_status st = vendor_checks("sl_vendor_reduce_sum_f32_device", x, sum, kernel_ms);
     if (st != SL_OK) return st;
     *sum = 0.0f;
-    return n == 0 ? SL_OK : cub_run(CUB_SUM, "cub::DeviceReduce::Sum", x, n, sum, NULL, ms);
+    return n == 0 ? SL_OK : cub_run(CUB_SUM, "cub::DeviceReduce::Sum", x, n, sum, NULL, kernel_ms);
 }
 
-sl_status sl_vendor_reduce_max_f32_device(const float *x, size_t n, float *max, double *ms)
+sl_status sl_vendor_reduce_max_f32_device(const float *x, size_t n, float *max, double *kernel_ms)
 {
-    sl_status st = vendor_checks("sl_vendor_reduce_max_f32_device", x, max, ms);
+    sl_status st = vendor_checks("sl_vendor_reduce_max_f32_device", x, max, kernel_ms);
     if (st != SL_OK) return st;
     *max = -INFINITY;
-    return n == 0 ? SL_OK : cub_run(CUB_MAX, "cub::DeviceReduce::Max", x, n, max, NULL, ms);
+    return n == 0 ? SL_OK : cub_run(CUB_MAX, "cub::DeviceReduce::Max", x, n, max, NULL, kernel_ms);
 }
 
-sl_status sl_vendor_argmax_f32_device(const float *x, size_t n, size_t *index, float *value, double *ms)
+sl_status sl_vendor_reduce_argmax_f32_device(const float *x, size_t n, size_t *index, float *value, double *kernel_ms)
 {
-    sl_status st = vendor_checks("sl_vendor_argmax_f32_device", x, value, ms);
-    if (st == SL_OK) st = argmax_check(x, n, index, value, "sl_vendor_argmax_f32_device");
+    sl_status st = vendor_checks("sl_vendor_reduce_argmax_f32_device", x, value, kernel_ms);
+    if (st == SL_OK) st = argmax_check(x, n, index, value, "sl_vendor_reduce_argmax_f32_device");
     if (st != SL_OK) return st;
     long long idx = 0;
-    st = cub_run(CUB_ARGMAX, "cub::DeviceReduce::ArgMax", x, n, value, &idx, ms);
+    st = cub_run(CUB_ARGMAX, "cub::DeviceReduce::ArgMax", x, n, value, &idx, kernel_ms);
     if (st == SL_OK) *index = (size_t)idx;
     return st;
 }
 
-/* cublasSasum: sum of |x[i]|, in pieces of at most INT_MAX elements (its
- * count is an int). The default host pointer mode makes each call wait for
- * its result, so the event pair brackets the whole device work. */
-sl_status sl_vendor_sasum_device(const float *x, size_t n, float *sum, double *ms)
+/* cublasSasum: sum of |x[i]|, in pieces (the count is an int), each
+ * piece's result added on the host. The default host pointer mode makes
+ * each call wait for its result, so the event pair brackets the whole
+ * device work. */
+typedef struct sasum_args {
+    const float *x;
+    float sum;
+} sasum_args;
+
+static cublasStatus_t sasum_piece(cublasHandle_t handle, size_t offset, int count, void *ctx)
+{
+    sasum_args *a = ctx;
+    float part = 0.0f;
+    cublasStatus_t cs = cublasSasum(handle, count, a->x + offset, 1, &part);
+    a->sum += part;
+    return cs;
+}
+
+sl_status sl_vendor_sasum_device(const float *x, size_t n, float *sum, double *kernel_ms)
 {
     SL_NULL_CHECK(x, "sl_vendor_sasum_device");
     SL_NULL_CHECK(sum, "sl_vendor_sasum_device");
-    SL_NULL_CHECK(ms, "sl_vendor_sasum_device");
-    *ms = 0.0;
-    *sum = 0.0f;
-    if (n == 0) return SL_OK;
-    cublasHandle_t handle = NULL;
-    cublasStatus_t cs = cublasCreate(&handle);
-    if (cs != CUBLAS_STATUS_SUCCESS)
-        return sl_fail(SL_ERR_CUBLAS, "cublasCreate failed: %s (%s)", cublasGetStatusName(cs),
-                       cublasGetStatusString(cs));
-    sl_event_timer timer = {NULL, NULL};
-    sl_status st = sl_event_timer_create(&timer);
-    if (st == SL_OK) st = sl_event_timer_start(&timer);
-    for (size_t done = 0; st == SL_OK && done < n;) {
-        size_t chunk = n - done < (size_t)INT_MAX ? n - done : (size_t)INT_MAX;
-        float part = 0.0f;
-        cs = cublasSasum(handle, (int)chunk, x + done, 1, &part);
-        if (cs != CUBLAS_STATUS_SUCCESS)
-            st = sl_fail(SL_ERR_CUBLAS, "cublasSasum failed: %s (%s)", cublasGetStatusName(cs),
-                         cublasGetStatusString(cs));
-        *sum += part;
-        done += chunk;
-    }
-    if (st == SL_OK) st = sl_event_timer_stop(&timer, ms);
-    sl_event_timer_destroy(&timer);
-    cublasDestroy(handle);
+    SL_NULL_CHECK(kernel_ms, "sl_vendor_sasum_device");
+    sasum_args args = {x, 0.0f};
+    sl_status st = sl_cublas_run_pieces("cublasSasum", n, sasum_piece, &args, kernel_ms);
+    *sum = args.sum;
     return st;
+}
+
+/* ---- CPU references and baselines ----------------------------------------------
+ *
+ * Two orders of addition, because the order is what decides a float sum's
+ * error (tutorial/04-reduction.md):
+ *   - one running double accumulator: every float converts exactly and each
+ *     addition rounds at 2^-53, so the error is at most about
+ *     n * 2^-53 * sum |x| — the reference the tests compare against;
+ *   - pairwise (recursive halving) in float: the additions form a tree of
+ *     depth log2(n), so the error is about log2(n) * 2^-24 * sum |x|, the
+ *     same shape as a GPU tree reduction's. */
+
+double sl_reduce_sum_cpu_f64(const float *x, size_t n)
+{
+    double sum = 0.0;
+    for (size_t i = 0; i < n; i++) sum += (double)x[i];
+    return sum;
+}
+
+double sl_reduce_sum_cpu_f64_omp(const float *x, size_t n)
+{
+    /* Each core sums one contiguous range (static schedule), then the
+     * per-core sums are added: a different order than the serial loop, so
+     * the last bits may differ from sl_reduce_sum_cpu_f64. */
+    double sum = 0.0;
+    long long count = (long long)n;
+#pragma omp parallel for schedule(static) reduction(+ : sum)
+    for (long long i = 0; i < count; i++) sum += (double)x[i];
+    return sum;
+}
+
+/* Below this many elements a plain loop: recursing to single elements
+ * would cost a call per add and change the error bound only by a constant. */
+#define PAIRWISE_LEAF 32
+
+float sl_reduce_sum_cpu_pairwise(const float *x, size_t n)
+{
+    if (n <= PAIRWISE_LEAF) {
+        float sum = 0.0f;
+        for (size_t i = 0; i < n; i++) sum += x[i];
+        return sum;
+    }
+    size_t half = n / 2;
+    return sl_reduce_sum_cpu_pairwise(x, half) + sl_reduce_sum_cpu_pairwise(x + half, n - half);
+}
+
+float sl_reduce_sum_cpu_pairwise_omp(const float *x, size_t n)
+{
+    /* 64 equal pieces, summed pairwise on whichever core is free, then the
+     * 64 piece sums pairwise: the same error bound as the serial version. */
+    enum { PIECES = 64 };
+    float piece[PIECES];
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int p = 0; p < PIECES; p++) {
+        size_t lo = n / PIECES * (size_t)p + (n % PIECES < (size_t)p ? n % PIECES : (size_t)p);
+        size_t len = n / PIECES + ((size_t)p < n % PIECES ? 1 : 0);
+        piece[p] = sl_reduce_sum_cpu_pairwise(x + lo, len);
+    }
+    return sl_reduce_sum_cpu_pairwise(piece, PIECES);
 }

@@ -1,10 +1,13 @@
-/* The host library core: errors and hints, tracked allocations and the leak
- * report, the timing loop. Chapter tests stand on these, so they are tested
- * on their own. */
+/* The host library's shared core: errors and hints, tracked allocations and
+ * the leak report, the timing loop, the report, validation, random inputs
+ * and argument parsing. Chapter tests stand on these, so they are tested on
+ * their own. (tests/test_00_doctor.c is chapter 00, the doctor.) */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <cuda_runtime_api.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
 
 #include "sl_test.h"
@@ -33,12 +36,12 @@ Test(core, a_device_error_line_names_the_call_the_error_and_the_fix)
     sl_test_require_device();
     void *p = NULL;
     /* More than any device has: cudaErrorMemoryAllocation. */
-    sl_status st = sl_device_alloc(&p, (size_t)1 << 62);
+    sl_status st = sl_alloc_device(&p, (size_t)1 << 62);
     cr_assert_eq(st, SL_ERR_CUDA, "%s", sl_status_name(st));
     cr_assert_null(p);
     const char *msg = sl_last_error();
     cr_assert(strstr(msg, "cudaMalloc"), "%s", msg);
-    cr_assert(strstr(msg, "test_00_core.c:"), "%s", msg);
+    cr_assert(strstr(msg, "test_core.c:"), "%s", msg);
     cr_assert(strstr(msg, "cudaErrorMemoryAllocation"), "%s", msg);
     cr_assert(strstr(msg, "hint:"), "%s", msg);
 }
@@ -47,8 +50,8 @@ Test(core, leaks_are_reported_with_the_line_that_allocated)
 {
     sl_test_require_device();
     void *d = NULL, *h = NULL;
-    cr_assert_eq(sl_device_alloc(&d, 4096), SL_OK, "%s", sl_last_error());
-    cr_assert_eq(sl_pinned_alloc(&h, 100), SL_OK, "%s", sl_last_error());
+    cr_assert_eq(sl_alloc_device(&d, 4096), SL_OK, "%s", sl_last_error());
+    cr_assert_eq(sl_alloc_pinned(&h, 100), SL_OK, "%s", sl_last_error());
     cr_assert_eq(sl_alloc_live_count(), 2);
     char *text = NULL;
     size_t len = 0;
@@ -57,21 +60,22 @@ Test(core, leaks_are_reported_with_the_line_that_allocated)
     fclose(out);
     cr_assert(strstr(text, "device 4096 bytes from"), "%s", text);
     cr_assert(strstr(text, "pinned 100 bytes from"), "%s", text);
-    cr_assert(strstr(text, "test_00_core.c:"), "%s", text);
+    cr_assert(strstr(text, "test_core.c:"), "%s", text);
     free(text);
-    cr_assert_eq(sl_device_free(d), SL_OK);
-    cr_assert_eq(sl_pinned_free(h), SL_OK);
+    cr_assert_eq(sl_free_device(d), SL_OK);
+    cr_assert_eq(sl_free_pinned(h), SL_OK);
     cr_assert_eq(sl_alloc_live_count(), 0);
 }
 
 Test(core, freeing_what_was_not_allocated_is_an_error_not_a_crash)
 {
     int local = 0;
-    cr_assert_eq(sl_device_free(&local), SL_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(sl_free_device(&local), SL_ERR_INVALID_ARGUMENT);
     cr_assert(strstr(sl_last_error(), "not a live device allocation"), "%s", sl_last_error());
-    cr_assert_eq(sl_pinned_free(&local), SL_ERR_INVALID_ARGUMENT);
-    cr_assert_eq(sl_device_free(NULL), SL_OK);
-    cr_assert_eq(sl_device_alloc(NULL, 4), SL_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(sl_free_pinned(&local), SL_ERR_INVALID_ARGUMENT);
+    cr_assert_eq(sl_free_device(NULL), SL_OK);
+    cr_assert_eq(sl_alloc_device_at(NULL, 4, __FILE__, __LINE__), SL_ERR_INVALID_ARGUMENT);
+    cr_assert(strstr(sl_last_error(), "sl_alloc_device: ptr is NULL"), "%s", sl_last_error());
 }
 
 typedef struct fake_clock {
@@ -136,4 +140,71 @@ Test(core, random_inputs_depend_only_on_the_seed)
 Test(core, the_backend_knows_what_it_is)
 {
     cr_assert_str_eq(sl_backend_name(), sl_backend_is_emulator() ? "emulator" : "cuda");
+}
+
+Test(core, the_random_stream_is_splitmix64)
+{
+    /* splitmix64's published first outputs for seed 0 (Steele, Lea and
+     * Flood's reference implementation; also Java's SplittableRandom). */
+    uint64_t state = 0;
+    cr_assert_eq(sl_rng_next(&state), 0xE220A8397B1DCDAFull);
+    cr_assert_eq(sl_rng_next(&state), 0x6E789E6AA1B965F4ull);
+}
+
+Test(core, report_begin_clears_everything_and_records_the_launch)
+{
+    sl_report r;
+    memset(&r, 0x5A, sizeof r);
+    sl_report_begin(&r, 3, 128);
+    cr_assert_eq(r.version, 3);
+    cr_assert_eq(r.block, 128);
+    cr_assert_eq(r.grid, 0);
+    cr_assert_eq(r.bytes_h2d, 0);
+    cr_assert_eq(r.emulated, sl_backend_is_emulator());
+    for (int p = 0; p < SL_PHASE_COUNT; p++) cr_assert_eq(r.phase_ms[p], 0.0);
+}
+
+Test(core, program_arguments_are_parsed_and_bounded)
+{
+    char *argv[] = {"prog", "1000", "0x10", "-3", "12abc", "", "99999999999999999999"};
+    int argc = 7;
+    long long v = -1;
+    cr_assert(sl_arg_ll(argc, argv, 1, 5, 0, 2000, &v) && v == 1000);
+    cr_assert(sl_arg_ll(argc, argv, 2, 5, 0, 2000, &v) && v == 16);
+    cr_assert(!sl_arg_ll(argc, argv, 3, 5, 0, 2000, &v), "below the minimum");
+    cr_assert(!sl_arg_ll(argc, argv, 4, 5, 0, 2000, &v), "trailing text");
+    cr_assert(!sl_arg_ll(argc, argv, 5, 5, 0, 2000, &v), "empty text");
+    cr_assert(!sl_arg_ll(argc, argv, 6, 5, 0, LLONG_MAX, &v), "out of range of long long");
+    cr_assert(!sl_arg_ll(argc, argv, 1, 5, 0, 999, &v), "above the maximum");
+    cr_assert(sl_arg_ll(argc, argv, 7, 5, 0, 2000, &v) && v == 5, "missing: the fallback");
+}
+
+/* ---- the validator itself must be able to fail ------------------------------ */
+Test(validate, nan_never_passes)
+{
+    float got[3] = {1.0f, NAN, 3.0f};
+    double ref[3] = {1.0, 2.0, 3.0};
+    sl_check c = sl_compare_f32(got, ref, 3, 1e30);
+    cr_assert(!c.passed);
+    cr_assert_eq(c.nonfinite, 1);
+    cr_assert_eq(c.worst, 1);
+}
+
+Test(validate, inf_never_passes_and_errors_are_measured)
+{
+    float got[2] = {INFINITY, 2.5f};
+    double ref[2] = {1.0, 2.0};
+    cr_assert(!sl_compare_f32(got, ref, 2, 1e30).passed);
+    float close[2] = {1.0f, 2.5f};
+    sl_check c = sl_compare_f32(close, ref, 2, 0.1);
+    cr_assert(!c.passed);
+    cr_assert_float_eq(c.max_abs, 0.5, 1e-12);
+    cr_assert_float_eq(c.rel_l2, 0.5 / sqrt(5.0), 1e-12);
+}
+
+Test(validate, poison_is_nan)
+{
+    float p[5];
+    sl_poison_f32(p, 5);
+    for (int i = 0; i < 5; i++) cr_assert(isnan(p[i]));
 }

@@ -1,0 +1,29 @@
+/* simtlab host library — chapter 00: what the environment doctor asks of
+ * this machine and this binary (examples/00_doctor.c prints the answers). */
+#include "../kernels/00_doctor.h"
+#include "sl_internal.h"
+
+sl_status sl_cuda_versions(int *driver, int *runtime)
+{
+    if (!driver || !runtime)
+        return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_cuda_versions: %s is NULL", !driver ? "driver" : "runtime");
+    *driver = *runtime = 0;
+    SL_CUDA_RETURN(cudaDriverGetVersion(driver));
+    SL_CUDA_RETURN(cudaRuntimeGetVersion(runtime));
+    return SL_OK;
+}
+
+sl_status sl_device_kernel_image(int device, int *binary_version, int *ptx_version)
+{
+    if (!binary_version || !ptx_version)
+        return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_device_kernel_image: %s is NULL",
+                       !binary_version ? "binary_version" : "ptx_version");
+    SL_CUDA_RETURN(cudaSetDevice(device));
+    struct cudaFuncAttributes attr;
+    SL_CUDA_RETURN(sl_doctor_probe_attributes(&attr));
+    *binary_version = attr.binaryVersion;
+    *ptx_version = attr.ptxVersion;
+    return SL_OK;
+}
+
+const char *sl_built_architectures(void) { return sl_doctor_built_architectures(); }

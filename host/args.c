@@ -1,0 +1,20 @@
+/* simtlab host library — the positional arguments of the example programs. */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "sl_internal.h"
+
+int sl_arg_ll(int argc, char **argv, int i, long long fallback, long long min, long long max, long long *out)
+{
+    if (!out) return 0;
+    if (!argv || argc <= i) {
+        *out = fallback;
+        return 1;
+    }
+    char *end = NULL;
+    errno = 0;
+    long long v = strtoll(argv[i], &end, 0);
+    if (errno != 0 || end == argv[i] || *end != '\0' || v < min || v > max) return 0;
+    *out = v;
+    return 1;
+}

@@ -1,0 +1,178 @@
+/* simtlab — the shared core every chapter stands on: status and errors,
+ * options and the phase report, device facts, tracked allocations, timing,
+ * validation, random inputs, device-resident building blocks and argument
+ * parsing for the programs. A chapter's own API is in simtlab/NN_name.h;
+ * simtlab/simtlab.h includes them all. */
+#ifndef SIMTLAB_CORE_H
+#define SIMTLAB_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- status and errors ------------------------------------------------- */
+typedef enum sl_status {
+    SL_OK = 0,
+    SL_ERR_INVALID_ARGUMENT, /* a NULL pointer, a bad block size, ...: the message names it */
+    SL_ERR_OVERFLOW,         /* a byte count that does not fit in size_t */
+    SL_ERR_NO_DEVICE,        /* no CUDA driver or no device: use the emulator build */
+    SL_ERR_CUDA,             /* a CUDA runtime call or a launch failed */
+    SL_ERR_CUBLAS,           /* a cuBLAS call failed */
+    SL_ERR_HOST_MEMORY,      /* malloc failed on the host */
+    SL_ERR_UNSUPPORTED       /* not available in this build or for these arguments (e.g. CUB in the emulator build) */
+} sl_status;
+
+const char *sl_status_name(sl_status status);
+/* One line describing the last failure on this thread ("" when none). */
+const char *sl_last_error(void);
+void sl_clear_error(void);
+
+/* "cuda" or "emulator". */
+const char *sl_backend_name(void);
+/* 1 when linked against the CPU emulator: times are then emulated (CPU) times. */
+int sl_backend_is_emulator(void);
+
+/* For a CUDA error code (a cudaError_t as int): what usually causes it and
+ * what fixes it, in one or two sentences; NULL for codes without advice. */
+const char *sl_cuda_error_hint(int cuda_error);
+
+/* ---- options and reports ----------------------------------------------- */
+typedef struct sl_opts {
+    int version; /* kernel version, 1..N; 0 picks the chapter's best */
+    int block;   /* threads per block; 0 picks the chapter's default */
+} sl_opts;
+
+typedef enum sl_phase {
+    SL_PHASE_ALLOC = 0, /* cudaMalloc of every device buffer */
+    SL_PHASE_H2D,       /* copies host -> device */
+    SL_PHASE_KERNEL,    /* the launch, timed with CUDA events */
+    SL_PHASE_D2H,       /* copies device -> host */
+    SL_PHASE_FREE,      /* cudaFree */
+    SL_PHASE_COUNT
+} sl_phase;
+
+typedef struct sl_report {
+    double phase_ms[SL_PHASE_COUNT];
+    double total_ms;   /* wall time of the whole call */
+    size_t bytes_h2d;  /* bytes copied host -> device */
+    size_t bytes_d2h;  /* bytes copied device -> host */
+    int version;       /* the kernel version that ran */
+    int block;         /* threads per block */
+    unsigned grid;     /* blocks launched */
+    int emulated;      /* 1: times are CPU-emulator times, not GPU times */
+} sl_report;
+
+const char *sl_phase_name(sl_phase phase);
+/* Prints the report as a small table, one phase per line. */
+void sl_report_print(const sl_report *report, FILE *out);
+
+/* Resets *report for a call that runs `version` with `block` threads: every
+ * time and byte count 0, `emulated` set from the backend. */
+void sl_report_begin(sl_report *report, int version, int block);
+
+/* ---- devices ----------------------------------------------------------- */
+typedef struct sl_device_info {
+    char name[256];
+    int major, minor;          /* compute capability */
+    int sm_count;
+    size_t global_mem_bytes;
+    int l2_bytes;
+    int max_threads_per_block;
+    size_t shared_per_block;
+    double peak_bandwidth_gbs; /* 2 * memory clock * bus width / 8; 0 when unknown */
+} sl_device_info;
+
+/* Fills `info` for device `device`. Without a driver returns SL_ERR_NO_DEVICE. */
+sl_status sl_device_query(int device, sl_device_info *info);
+
+
+/* ---- tracked allocations ----------------------------------------------- */
+/* Every device and pinned-host buffer the library makes goes through these,
+ * so that a leak is reported with the file and line that made it. */
+sl_status sl_alloc_device_at(void **ptr, size_t bytes, const char *file, int line);
+sl_status sl_free_device(void *ptr);
+sl_status sl_alloc_pinned_at(void **ptr, size_t bytes, const char *file, int line);
+sl_status sl_free_pinned(void *ptr);
+/* `ptr` is the address of a pointer variable (&d_x, for float *d_x). The
+ * unevaluated assignment inside sizeof makes anything else a compile error
+ * rather than a silent cast: passing d_x itself (a float *) assigns a
+ * void * to a float, which C rejects (and to an int, which the build makes
+ * an error with -Werror=int-conversion). */
+#define SL_ALLOC_CHECKED_BYTES_(ptr, bytes) ((bytes) + 0 * sizeof(*(ptr) = (void *)0))
+#define sl_alloc_device(ptr, bytes) \
+    sl_alloc_device_at((void **)(ptr), SL_ALLOC_CHECKED_BYTES_(ptr, bytes), __FILE__, __LINE__)
+#define sl_alloc_pinned(ptr, bytes) \
+    sl_alloc_pinned_at((void **)(ptr), SL_ALLOC_CHECKED_BYTES_(ptr, bytes), __FILE__, __LINE__)
+/* Number of tracked allocations still live. */
+size_t sl_alloc_live_count(void);
+/* Prints one line per live allocation ("device 4096 bytes from host/x.c:42")
+ * and returns how many there were. */
+size_t sl_alloc_report_leaks(FILE *out);
+
+/* ---- timing ------------------------------------------------------------- */
+/* Monotonic host clock in milliseconds. */
+double sl_host_ms(void);
+
+typedef struct sl_stats {
+    double median_ms, min_ms, max_ms;
+    int runs;
+} sl_stats;
+
+/* One timed run: returns its time in *ms. */
+typedef sl_status (*sl_timed_fn)(void *ctx, double *ms);
+/* Runs fn `warmup` times untimed, then `runs` times (1..1000), and fills
+ * *stats with the median, min and max. Stops at the first failure. */
+sl_status sl_time_repeat(sl_timed_fn fn, void *ctx, int warmup, int runs, sl_stats *stats);
+
+/* ---- validation ---------------------------------------------------------- */
+typedef struct sl_check {
+    double rel_l2;     /* ||got - ref||_2 / ||ref||_2 (absolute when ||ref|| = 0) */
+    double max_abs;    /* max |got - ref| */
+    size_t worst;      /* index of the largest |got - ref| */
+    size_t nonfinite;  /* outputs that are NaN or Inf where the reference is finite */
+    int passed;        /* rel_l2 <= tolerance and nonfinite == 0 */
+} sl_check;
+
+/* Compares float results against a double-precision reference. NaN or Inf in
+ * `got` never passes (unless the reference has the same non-finite value). */
+sl_check sl_compare_f32(const float *got, const double *ref, size_t n, double rel_tol);
+/* Fills with a quiet-NaN pattern so an output the kernel forgot to write
+ * cannot pass. */
+void sl_poison_f32(float *p, size_t n);
+/* Uniform floats in [lo, hi) from a splitmix64/xorshift stream: the same seed
+ * gives the same numbers on every machine. */
+void sl_fill_uniform_f32(float *p, size_t n, uint64_t seed, float lo, float hi);
+/* SIMTLAB_SEED from the environment if set, else a seed from the clock. */
+uint64_t sl_seed_from_env(void);
+
+/* The next number of a splitmix64 stream (Steele, Lea and Flood, 2014): the
+ * generator behind sl_fill_uniform_f32, for tests and programs that need
+ * other random inputs (ints, indices) from the same printed seed. */
+uint64_t sl_rng_next(uint64_t *state);
+
+/* ---- device-resident building blocks -------------------------------------
+ * Benchmarks and tests time kernels apart from copies; these take device
+ * buffers (from sl_alloc_device). */
+sl_status sl_copy_to_device(void *dst_device, const void *src_host, size_t bytes);
+sl_status sl_copy_to_host(void *dst_host, const void *src_device, size_t bytes);
+/* Fills a device buffer with a byte value (cudaMemset). */
+sl_status sl_fill_bytes_device(void *dst_device, int value, size_t bytes);
+/* Device-to-device copy of `bytes`, timed with events: the bandwidth ceiling
+ * that memory-bound kernels are measured against. */
+sl_status sl_copy_device_to_device_timed(void *dst_device, const void *src_device, size_t bytes, double *ms);
+
+/* ---- arguments of the example programs -------------------------------------
+ * Positional argument i of argv as an integer (decimal, or 0x hex) in
+ * [min, max]; `fallback` when argc <= i. Returns 0, and prints nothing, when
+ * the text is not such an integer, so the program can print its usage. */
+int sl_arg_ll(int argc, char **argv, int i, long long fallback, long long min, long long max, long long *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

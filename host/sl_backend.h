@@ -1,0 +1,32 @@
+/* simtlab host library — the one seam between the two backends.
+ *
+ * The same host sources build twice: against the CUDA toolkit
+ * (libsimtlab_cuda) and against the CPU emulator's headers (libsimtlab_emu,
+ * where emu/include/cuda_runtime_api.h defines SIMTLAB_EMU). Host code that
+ * must behave differently under the emulator asks this header, never
+ * SIMTLAB_EMU itself; host/backend.c is the only file of host/ that tests
+ * it. What differs:
+ *   - the backend's name, and whether times are emulated (CPU) times;
+ *   - the emulator's own explanation of the last failure (which thread, which
+ *     allocation, which barrier), added to the error line;
+ *   - CUB and other device libraries that ship only with the CUDA toolkit:
+ *     SL_BACKEND_HAS_CUB is 0 in emulator builds, where the kernels/NN_*_vendor.cu files
+ *     is not built and the chapter answers SL_ERR_UNSUPPORTED.
+ * The kernels' side of the seam is kernels/common (PTX the emulator
+ * implements in C++); the emulator's side is described in emu/README.md. */
+#ifndef SIMTLAB_SL_BACKEND_H
+#define SIMTLAB_SL_BACKEND_H
+
+#include <cuda_runtime_api.h>
+
+#ifdef SIMTLAB_EMU
+#define SL_BACKEND_HAS_CUB 0
+#else
+#define SL_BACKEND_HAS_CUB 1
+#endif
+
+/* The emulator's explanation of the last failed launch or call on this
+ * thread; "" in the CUDA build, where the driver gives none. */
+const char *sl_backend_diagnostic(void);
+
+#endif

@@ -191,44 +191,42 @@ static sl_status reduce_device(reduce_call *c, size_t elem, void *result, const 
 
 /* ---- the public operators ------------------------------------------------------ */
 
-static reduce_call make_call(const char *fn, sl_reduce_op op, const void *x, size_t n)
-{
-    reduce_call c = {fn, op, x, n, 0, 0, 0, {0}};
-    return c;
-}
-
 /* Names the NULL argument in the message, as every entry point must. */
 #define SL_NULL_CHECK(ptr, fn)                                                            \
     do {                                                                                  \
         if (!(ptr)) return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn, #ptr); \
     } while (0)
 
-sl_status sl_reduce_sum_f32(const float *x, size_t n, float *sum, const sl_opts *opts, sl_report *report)
+/* Where a public operator runs: the whole lifecycle on host data (with a
+ * report), or the kernels alone on device data (with kernel_ms). */
+typedef struct reduce_where {
+    int on_device;
+    sl_report *report;
+    double *kernel_ms;
+} reduce_where;
+
+static reduce_where on_host(sl_report *report)
 {
-    SL_NULL_CHECK(sum, "sl_reduce_sum_f32");
-    reduce_call c = make_call("sl_reduce_sum_f32", SL_REDUCE_SUM_F32, x, n);
-    return reduce_host(&c, sizeof *x, sum, opts, report);
+    reduce_where w = {0, report, NULL};
+    return w;
 }
 
-sl_status sl_reduce_sum_f32_f64acc(const float *x, size_t n, double *sum, const sl_opts *opts, sl_report *report)
+static reduce_where on_device(double *kernel_ms)
 {
-    SL_NULL_CHECK(sum, "sl_reduce_sum_f32_f64acc");
-    reduce_call c = make_call("sl_reduce_sum_f32_f64acc", SL_REDUCE_SUM_F32_F64ACC, x, n);
-    return reduce_host(&c, sizeof *x, sum, opts, report);
+    reduce_where w = {1, NULL, kernel_ms};
+    return w;
 }
 
-sl_status sl_reduce_sum_i32(const int *x, size_t n, long long *sum, const sl_opts *opts, sl_report *report)
+/* One operator call; `result` (named `result_name` in messages) receives
+ * sl_reduce_result_bytes(op) bytes. */
+static sl_status reduce_entry(const char *fn, sl_reduce_op op, const void *x, size_t n, void *result,
+                              const char *result_name, const sl_opts *opts, reduce_where where)
 {
-    SL_NULL_CHECK(sum, "sl_reduce_sum_i32");
-    reduce_call c = make_call("sl_reduce_sum_i32", SL_REDUCE_SUM_I32, x, n);
-    return reduce_host(&c, sizeof *x, sum, opts, report);
-}
-
-sl_status sl_reduce_max_f32(const float *x, size_t n, float *max, const sl_opts *opts, sl_report *report)
-{
-    SL_NULL_CHECK(max, "sl_reduce_max_f32");
-    reduce_call c = make_call("sl_reduce_max_f32", SL_REDUCE_MAX_F32, x, n);
-    return reduce_host(&c, sizeof *x, max, opts, report);
+    if (!result) return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn, result_name);
+    reduce_call c = {fn, op, x, n, 0, 0, 0, {0}};
+    size_t elem = op == SL_REDUCE_SUM_I32 ? sizeof(int) : sizeof(float);
+    return where.on_device ? reduce_device(&c, elem, result, opts, where.kernel_ms)
+                           : reduce_host(&c, elem, result, opts, where.report);
 }
 
 static sl_status argmax_check(const float *x, size_t n, const size_t *index, const float *value, const char *fn)
@@ -242,59 +240,74 @@ static sl_status argmax_check(const float *x, size_t n, const size_t *index, con
     return SL_OK;
 }
 
-sl_status sl_reduce_argmax_f32(const float *x, size_t n, size_t *index, float *value, const sl_opts *opts,
-                        sl_report *report)
+static sl_status argmax_entry(const char *fn, const float *x, size_t n, size_t *index, float *value,
+                              const sl_opts *opts, reduce_where where)
 {
-    sl_status st = argmax_check(x, n, index, value, "sl_reduce_argmax_f32");
+    sl_status st = argmax_check(x, n, index, value, fn);
     if (st != SL_OK) return st;
-    reduce_call c = make_call("sl_reduce_argmax_f32", SL_REDUCE_ARGMAX_F32, x, n);
     sl_argmax_pair best = {0, 0.0f};
-    if ((st = reduce_host(&c, sizeof *x, &best, opts, report)) != SL_OK) return st;
+    if ((st = reduce_entry(fn, SL_REDUCE_ARGMAX_F32, x, n, &best, "result", opts, where)) != SL_OK) return st;
     *index = (size_t)best.index;
     *value = best.value;
     return SL_OK;
 }
 
+sl_status sl_reduce_sum_f32(const float *x, size_t n, float *sum, const sl_opts *opts, sl_report *report)
+{
+    return reduce_entry("sl_reduce_sum_f32", SL_REDUCE_SUM_F32, x, n, sum, "sum", opts, on_host(report));
+}
+
+sl_status sl_reduce_sum_f32_f64acc(const float *x, size_t n, double *sum, const sl_opts *opts, sl_report *report)
+{
+    return reduce_entry("sl_reduce_sum_f32_f64acc", SL_REDUCE_SUM_F32_F64ACC, x, n, sum, "sum", opts,
+                        on_host(report));
+}
+
+sl_status sl_reduce_sum_i32(const int *x, size_t n, long long *sum, const sl_opts *opts, sl_report *report)
+{
+    return reduce_entry("sl_reduce_sum_i32", SL_REDUCE_SUM_I32, x, n, sum, "sum", opts, on_host(report));
+}
+
+sl_status sl_reduce_max_f32(const float *x, size_t n, float *max, const sl_opts *opts, sl_report *report)
+{
+    return reduce_entry("sl_reduce_max_f32", SL_REDUCE_MAX_F32, x, n, max, "max", opts, on_host(report));
+}
+
+sl_status sl_reduce_argmax_f32(const float *x, size_t n, size_t *index, float *value, const sl_opts *opts,
+                               sl_report *report)
+{
+    return argmax_entry("sl_reduce_argmax_f32", x, n, index, value, opts, on_host(report));
+}
+
 sl_status sl_reduce_sum_f32_device(const float *x, size_t n, float *sum, const sl_opts *opts, double *kernel_ms)
 {
-    SL_NULL_CHECK(sum, "sl_reduce_sum_f32_device");
-    reduce_call c = make_call("sl_reduce_sum_f32_device", SL_REDUCE_SUM_F32, x, n);
-    return reduce_device(&c, sizeof *x, sum, opts, kernel_ms);
+    return reduce_entry("sl_reduce_sum_f32_device", SL_REDUCE_SUM_F32, x, n, sum, "sum", opts,
+                        on_device(kernel_ms));
 }
 
 sl_status sl_reduce_sum_f32_f64acc_device(const float *x, size_t n, double *sum, const sl_opts *opts,
                                           double *kernel_ms)
 {
-    SL_NULL_CHECK(sum, "sl_reduce_sum_f32_f64acc_device");
-    reduce_call c = make_call("sl_reduce_sum_f32_f64acc_device", SL_REDUCE_SUM_F32_F64ACC, x, n);
-    return reduce_device(&c, sizeof *x, sum, opts, kernel_ms);
+    return reduce_entry("sl_reduce_sum_f32_f64acc_device", SL_REDUCE_SUM_F32_F64ACC, x, n, sum, "sum", opts,
+                        on_device(kernel_ms));
 }
 
 sl_status sl_reduce_sum_i32_device(const int *x, size_t n, long long *sum, const sl_opts *opts, double *kernel_ms)
 {
-    SL_NULL_CHECK(sum, "sl_reduce_sum_i32_device");
-    reduce_call c = make_call("sl_reduce_sum_i32_device", SL_REDUCE_SUM_I32, x, n);
-    return reduce_device(&c, sizeof *x, sum, opts, kernel_ms);
+    return reduce_entry("sl_reduce_sum_i32_device", SL_REDUCE_SUM_I32, x, n, sum, "sum", opts,
+                        on_device(kernel_ms));
 }
 
 sl_status sl_reduce_max_f32_device(const float *x, size_t n, float *max, const sl_opts *opts, double *kernel_ms)
 {
-    SL_NULL_CHECK(max, "sl_reduce_max_f32_device");
-    reduce_call c = make_call("sl_reduce_max_f32_device", SL_REDUCE_MAX_F32, x, n);
-    return reduce_device(&c, sizeof *x, max, opts, kernel_ms);
+    return reduce_entry("sl_reduce_max_f32_device", SL_REDUCE_MAX_F32, x, n, max, "max", opts,
+                        on_device(kernel_ms));
 }
 
 sl_status sl_reduce_argmax_f32_device(const float *x, size_t n, size_t *index, float *value, const sl_opts *opts,
-                               double *kernel_ms)
+                                      double *kernel_ms)
 {
-    sl_status st = argmax_check(x, n, index, value, "sl_reduce_argmax_f32_device");
-    if (st != SL_OK) return st;
-    reduce_call c = make_call("sl_reduce_argmax_f32_device", SL_REDUCE_ARGMAX_F32, x, n);
-    sl_argmax_pair best = {0, 0.0f};
-    if ((st = reduce_device(&c, sizeof *x, &best, opts, kernel_ms)) != SL_OK) return st;
-    *index = (size_t)best.index;
-    *value = best.value;
-    return SL_OK;
+    return argmax_entry("sl_reduce_argmax_f32_device", x, n, index, value, opts, on_device(kernel_ms));
 }
 
 /* ---- vendor references ------------------------------------------------------------ */

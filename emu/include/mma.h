@@ -11,9 +11,12 @@
  *                    float or __half accumulators. Under nvcc kernels include the
  *                    toolkit's <mma.h>; this one exists only for the emulator.
  *   simtlab_emu::    the PTX-level operations (mma.sync m16n8k16, ldmatrix,
- *                    cp.async) behind kernels/common/sl_tensor.h.
+ *                    cp.async): declared in <simtlab_emu/ptx.hpp>, the seam
+ *                    for code that writes them as inline PTX under nvcc;
+ *                    included here too.
  *
- * Implemented in emu/src/tensor.cpp.
+ * Implemented in emu/src/tensor_mma.cpp (mma.sync, WMMA) and
+ * emu/src/tensor_copy.cpp (ldmatrix, cp.async).
  *
  * The WMMA fragment layout here is the emulator's own. The CUDA Programming
  * Guide leaves the mapping of matrix elements to the lanes' x[] unspecified
@@ -39,30 +42,10 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <simtlab_emu/engine.hpp>
+#include <simtlab_emu/ptx.hpp> /* also SIMTLAB_EMU_TENSOR_CALLER, for the diagnostics */
 #include <type_traits>
 
 namespace simtlab_emu {
-
-/* ---- PTX-level operations (kernels/common/sl_tensor.h calls these) ----- */
-
-enum mma_input_type { mma_input_f16, mma_input_bf16 };
-
-/* mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}.{f16,bf16}.f32 with the
- * fragment layouts of PTX ISA 9.7.14.5.8; all 32 lanes must call it. */
-void mma_m16n8k16_f32(mma_input_type type, float d[4], const unsigned a[4], const unsigned b[2],
-                      const float c[4], here where);
-
-/* ldmatrix.sync.aligned.m8n8.x{count}{.trans}.shared.b16: `row` is this
- * lane's row address (used for lanes < 8 * count); r receives `count`
- * registers. count is 1, 2 or 4. */
-void ldmatrix_m8n8_b16(unsigned count, bool trans, unsigned *r, const void *row, here where);
-
-/* cp.async.cg.shared.global (16 bytes), cp.async.commit_group,
- * cp.async.wait_group n and cp.async.wait_all, per CUDA thread. */
-void cp_async_16(void *smem_dst, const void *gmem_src, here where);
-void cp_async_commit(here where);
-void cp_async_wait_group(unsigned n, here where);
-void cp_async_wait_all(here where);
 
 /* ---- the WMMA support functions ------------------------------------------ */
 
@@ -81,19 +64,6 @@ void wmma_store(void *p, const void *elems, wmma_element type, unsigned ldm, boo
 void wmma_mma(float *d, const void *a, const void *b, wmma_element input, const float *c, here where);
 
 } /* namespace simtlab_emu */
-
-/* Where a WMMA or sl_tensor.h call was written, as a default argument: the
- * caller's file and line (after the rewriter's #line, the student's .cu).
- * GCC gives the call site only for __builtin_FILE/LINE that are themselves
- * default arguments, as here; inside a braced here{...} they would give the
- * line of the declaration. */
-namespace simtlab_emu {
-inline here tensor_call_site(const char *file = __builtin_FILE(), int line = __builtin_LINE())
-{
-    return here{file, line};
-}
-} /* namespace simtlab_emu */
-#define SIMTLAB_EMU_TENSOR_CALLER ::simtlab_emu::tensor_call_site()
 
 namespace nvcuda {
 namespace wmma {

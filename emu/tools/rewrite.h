@@ -10,7 +10,7 @@
  * Everything else passes through byte for byte, and every source line keeps
  * its number, so compiler messages and gdb point at the student's own line.
  * The rewriting is a pure function of the text: slrewrite.c does the file
- * I/O, tests/emu/test_rewriter.c calls it directly.
+ * I/O, emu/tests/test_rewriter.c calls it directly.
  *
  * Limits, each a consequence of not being a compiler:
  * - text inside macros is not rewritten: `#define RUN(k) k<<<1, 1>>>()`

@@ -2,8 +2,8 @@
  *
  *   slrewrite input.cu -o output.cpp
  *
- * The build runs it on every .cu of an emulator build (cmake/Simtlab.cmake)
- * and slcc runs it on a student's own files. What it rewrites is described
+ * The build runs it on every .cu of an emulator build (sl_emu_rewrite, in
+ * emu/cmake/SimtlabEmu.cmake) and slcc runs it on a student's own files. What it rewrites is described
  * in rewrite.h; this file only reads and writes files.
  * Exit status: 0 done, 1 the input could not be rewritten or read or the
  * output not written (one message on stderr), 2 usage error.

@@ -1,5 +1,8 @@
-/* Tests of the tensor-core emulation: kernels/common/sl_tensor.h (mma.sync
- * m16n8k16, ldmatrix, cp.async) and nvcuda::wmma from emu/include/mma.h.
+/* Tests of the tensor-core emulation: the PTX-level operations of
+ * <simtlab_emu/ptx.hpp> (mma.sync m16n8k16, ldmatrix, cp.async), called
+ * directly, and nvcuda::wmma from emu/include/mma.h. (simtlab's wrappers of
+ * the PTX operations, kernels/common/sl_tensor.h, have their own test in
+ * tests/kernels/test_sl_tensor.cu.)
  *
  * Expected values come from the PTX ISA and the CUDA Programming Guide and
  * from double-precision CPU references, never from the emulator's output:
@@ -26,9 +29,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common/sl_tensor.h"
+#include <simtlab_emu/ptx.hpp>
 
 using namespace nvcuda;
+namespace ptx = simtlab_emu; /* the PTX operations; each call names its own line */
 
 /* ======================================================================
  * Host helpers: seeds, exactly representable inputs, device buffers
@@ -108,7 +112,6 @@ static void release_device_buffers(void)
 TestSuite(mma_m16n8k16, .fini = release_device_buffers);
 TestSuite(ldmatrix, .fini = release_device_buffers);
 TestSuite(cp_async, .fini = release_device_buffers);
-TestSuite(pipeline, .fini = release_device_buffers);
 TestSuite(wmma, .fini = release_device_buffers);
 
 static void *to_device(const void *host, size_t bytes)
@@ -176,10 +179,7 @@ __global__ void mma_whole_tile(const unsigned short *a, const unsigned short *b,
     }
     for (unsigned i = 0; i < 4; ++i)
         fc[i] = c[(g + 8 * (i / 2)) * 8 + 2 * t + i % 2];
-    if (bf16)
-        sl_mma_m16n8k16_bf16_f32(fd, fa, fb, fc);
-    else
-        sl_mma_m16n8k16_f16_f32(fd, fa, fb, fc);
+    ptx::mma_m16n8k16_f32(bf16 ? ptx::mma_input_bf16 : ptx::mma_input_f16, fd, fa, fb, fc, SIMTLAB_EMU_HERE);
     for (unsigned i = 0; i < 4; ++i)
         d[(g + 8 * (i / 2)) * 8 + 2 * t + i % 2] = fd[i];
 }
@@ -189,10 +189,8 @@ __global__ void mma_raw_registers(const unsigned *a, const unsigned *b, const fl
 {
     const unsigned lane = threadIdx.x;
     float fd[4];
-    if (bf16)
-        sl_mma_m16n8k16_bf16_f32(fd, a + lane * 4, b + lane * 2, c + lane * 4);
-    else
-        sl_mma_m16n8k16_f16_f32(fd, a + lane * 4, b + lane * 2, c + lane * 4);
+    ptx::mma_m16n8k16_f32(bf16 ? ptx::mma_input_bf16 : ptx::mma_input_f16, fd, a + lane * 4, b + lane * 2,
+                          c + lane * 4, SIMTLAB_EMU_HERE);
     for (unsigned i = 0; i < 4; ++i)
         d[lane * 4 + i] = fd[i];
 }
@@ -204,7 +202,7 @@ __global__ void mma_divergent(const unsigned *a, const unsigned *b, const float 
     if (lane >= 16)
         return;
     float fd[4];
-    sl_mma_m16n8k16_f16_f32(fd, a + lane * 4, b + lane * 2, c + lane * 4);
+    ptx::mma_m16n8k16_f32(ptx::mma_input_f16, fd, a + lane * 4, b + lane * 2, c + lane * 4, SIMTLAB_EMU_HERE);
     d[lane] = fd[0];
 }
 
@@ -458,18 +456,7 @@ __global__ void ldmatrix_kernel(const unsigned short *m, unsigned *out, int coun
     __syncwarp();
     const void *row = lane < 8u * count ? (const void *)&tiles[lane / 8][lane % 8][0] : NULL;
     unsigned r[4] = {0xdeadbeefu, 0xdeadbeefu, 0xdeadbeefu, 0xdeadbeefu};
-    if (count == 1 && !trans)
-        sl_ldmatrix_x1(r, row);
-    else if (count == 1)
-        sl_ldmatrix_x1_trans(r, row);
-    else if (count == 2 && !trans)
-        sl_ldmatrix_x2(r, row);
-    else if (count == 2)
-        sl_ldmatrix_x2_trans(r, row);
-    else if (!trans)
-        sl_ldmatrix_x4(r, row);
-    else
-        sl_ldmatrix_x4_trans(r, row);
+    ptx::ldmatrix_m8n8_b16((unsigned)count, trans != 0, r, row, SIMTLAB_EMU_HERE);
     for (unsigned j = 0; j < 4; ++j)
         out[lane * 4 + j] = r[j];
 }
@@ -483,7 +470,7 @@ __global__ void ldmatrix_misaligned(unsigned *out)
         tile[lane % 8][i] = (unsigned short)i;
     __syncwarp();
     unsigned r[1];
-    sl_ldmatrix_x1(r, &tile[lane % 8][lane == 3 ? 1 : 0]);
+    ptx::ldmatrix_m8n8_b16(1, false, r, &tile[lane % 8][lane == 3 ? 1 : 0], SIMTLAB_EMU_HERE);
     out[lane] = r[0];
 }
 
@@ -558,10 +545,10 @@ __global__ void cp_async_visibility(const struct chunk *src, struct chunk *befor
     __shared__ struct chunk buf[32];
     const unsigned tid = threadIdx.x;
     poison(&buf[tid]);
-    sl_cp_async_16(&buf[tid], &src[tid]);
-    sl_cp_async_commit();
+    ptx::cp_async_16(&buf[tid], &src[tid], SIMTLAB_EMU_HERE);
+    ptx::cp_async_commit(SIMTLAB_EMU_HERE);
     before[tid] = buf[tid];
-    sl_cp_async_wait_group(0);
+    ptx::cp_async_wait_group(0, SIMTLAB_EMU_HERE);
     after[tid] = buf[tid];
 }
 
@@ -573,14 +560,14 @@ __global__ void cp_async_two_groups(const struct chunk *src, struct chunk *out)
     const unsigned tid = threadIdx.x;
     poison(&x[tid]);
     poison(&y[tid]);
-    sl_cp_async_16(&x[tid], &src[tid]);
-    sl_cp_async_commit();
-    sl_cp_async_16(&y[tid], &src[32 + tid]);
-    sl_cp_async_commit();
-    sl_cp_async_wait_group(1);
+    ptx::cp_async_16(&x[tid], &src[tid], SIMTLAB_EMU_HERE);
+    ptx::cp_async_commit(SIMTLAB_EMU_HERE);
+    ptx::cp_async_16(&y[tid], &src[32 + tid], SIMTLAB_EMU_HERE);
+    ptx::cp_async_commit(SIMTLAB_EMU_HERE);
+    ptx::cp_async_wait_group(1, SIMTLAB_EMU_HERE);
     out[tid * 4 + 0] = x[tid];
     out[tid * 4 + 1] = y[tid];
-    sl_cp_async_wait_group(0);
+    ptx::cp_async_wait_group(0, SIMTLAB_EMU_HERE);
     out[tid * 4 + 2] = x[tid];
     out[tid * 4 + 3] = y[tid];
 }
@@ -593,15 +580,15 @@ __global__ void cp_async_uncommitted_and_empty(const struct chunk *src, struct c
     const unsigned tid = threadIdx.x;
     poison(&x[tid]);
     poison(&y[tid]);
-    sl_cp_async_16(&x[tid], &src[tid]);
-    sl_cp_async_wait_group(0); /* x is not in any group yet */
+    ptx::cp_async_16(&x[tid], &src[tid], SIMTLAB_EMU_HERE);
+    ptx::cp_async_wait_group(0, SIMTLAB_EMU_HERE); /* x is not in any group yet */
     out[tid * 4 + 0] = x[tid];
-    sl_cp_async_wait_all();
+    ptx::cp_async_wait_all(SIMTLAB_EMU_HERE);
     out[tid * 4 + 1] = x[tid];
-    sl_cp_async_16(&y[tid], &src[32 + tid]);
-    sl_cp_async_commit();
-    sl_cp_async_commit(); /* empty */
-    sl_cp_async_wait_group(1); /* only the empty group may stay pending */
+    ptx::cp_async_16(&y[tid], &src[32 + tid], SIMTLAB_EMU_HERE);
+    ptx::cp_async_commit(SIMTLAB_EMU_HERE);
+    ptx::cp_async_commit(SIMTLAB_EMU_HERE); /* empty */
+    ptx::cp_async_wait_group(1, SIMTLAB_EMU_HERE); /* only the empty group may stay pending */
     out[tid * 4 + 2] = y[tid];
 }
 
@@ -609,8 +596,8 @@ __global__ void cp_async_never_waited(const struct chunk *src, struct chunk *out
 {
     __shared__ struct chunk buf[32];
     const unsigned tid = threadIdx.x;
-    sl_cp_async_16(&buf[tid], &src[tid]);
-    sl_cp_async_commit();
+    ptx::cp_async_16(&buf[tid], &src[tid], SIMTLAB_EMU_HERE);
+    ptx::cp_async_commit(SIMTLAB_EMU_HERE);
     out[tid] = src[tid]; /* and returns without a wait */
 }
 
@@ -618,8 +605,8 @@ __global__ void cp_async_misaligned(const struct chunk *src)
 {
     __shared__ struct chunk buf[32];
     const unsigned tid = threadIdx.x;
-    sl_cp_async_16(&buf[tid], (const char *)&src[tid] + (tid == 7 ? 4 : 0));
-    sl_cp_async_wait_all();
+    ptx::cp_async_16(&buf[tid], (const char *)&src[tid] + (tid == 7 ? 4 : 0), SIMTLAB_EMU_HERE);
+    ptx::cp_async_wait_all(SIMTLAB_EMU_HERE);
 }
 
 /* The last thread reads one chunk past the end of src[32]. */
@@ -627,8 +614,8 @@ __global__ void cp_async_out_of_bounds(const struct chunk *src)
 {
     __shared__ struct chunk buf[32];
     const unsigned tid = threadIdx.x;
-    sl_cp_async_16(&buf[tid], &src[tid + (tid == 31 ? 1 : 0)]);
-    sl_cp_async_wait_all();
+    ptx::cp_async_16(&buf[tid], &src[tid + (tid == 31 ? 1 : 0)], SIMTLAB_EMU_HERE);
+    ptx::cp_async_wait_all(SIMTLAB_EMU_HERE);
 }
 
 static void fill_chunks(struct chunk *c, int n, unsigned seed)
@@ -722,60 +709,6 @@ Test(cp_async, a_source_past_the_end_of_its_allocation_fails_at_the_issuing_line
     void *ds = to_device(src, sizeof src);
     cp_async_out_of_bounds<<<1, 32>>>((const struct chunk *)ds);
     expect_launch_failure("cp_async_out_of_bounds", cudaErrorIllegalAddress, "offset 512 of device allocation");
-}
-
-/* ======================================================================
- * cp.async -> ldmatrix -> mma.sync, the way a tensor-core GEMM uses them
- * ====================================================================== */
-
-/* A (16x16) and B (16x8, k x n, row-major) staged in shared memory by
- * cp.async; A's fragments by ldmatrix.x4 (matrix j = rows 8 (j % 2),
- * columns 8 (j / 2)), B's by ldmatrix.x2.trans (mma wants B by columns). */
-__global__ void pipeline_tile(const struct chunk *a, const struct chunk *b, float *d)
-{
-    __shared__ struct chunk sa[32], sb[16]; /* A: 2 chunks per row; B: 1 */
-    const unsigned lane = threadIdx.x;
-    sl_cp_async_16(&sa[lane], &a[lane]);
-    if (lane < 16)
-        sl_cp_async_16(&sb[lane], &b[lane]);
-    sl_cp_async_wait_all();
-    __syncwarp();
-    const unsigned short *a16 = (const unsigned short *)sa, *b16 = (const unsigned short *)sb;
-    const unsigned j = lane / 8;
-    unsigned fa[4], fb[2];
-    sl_ldmatrix_x4(fa, a16 + ((j % 2) * 8 + lane % 8) * 16 + (j / 2) * 8);
-    sl_ldmatrix_x2_trans(fb, b16 + ((j % 2) * 8 + lane % 8) * 8);
-    const float zero[4] = {0, 0, 0, 0};
-    float fd[4];
-    sl_mma_m16n8k16_f16_f32(fd, fa, fb, zero);
-    const unsigned g = lane / 4, t = lane % 4;
-    for (unsigned i = 0; i < 4; ++i)
-        d[(g + 8 * (i / 2)) * 8 + 2 * t + i % 2] = fd[i];
-}
-
-Test(pipeline, cp_async_ldmatrix_mma_computes_a_tile)
-{
-    unsigned state = test_seed("pipeline/tile");
-    unsigned short ha[256], hb[128];
-    double va[256], vb[128];
-    float hd[128];
-    for (int i = 0; i < 256; ++i)
-        ha[i] = f16_bits(va[i] = random_f16_value(&state));
-    for (int i = 0; i < 128; ++i)
-        hb[i] = f16_bits(vb[i] = random_f16_value(&state));
-    void *da = to_device(ha, sizeof ha), *db = to_device(hb, sizeof hb), *dd = to_device(NULL, sizeof hd);
-    pipeline_tile<<<1, 32>>>((const struct chunk *)da, (const struct chunk *)db, (float *)dd);
-    expect_launch_ok("pipeline_tile");
-    from_device(hd, dd, sizeof hd);
-    for (int m = 0; m < 16; ++m)
-        for (int n = 0; n < 8; ++n) {
-            double ref = 0, scale = 0;
-            for (int k = 0; k < 16; ++k) {
-                ref += va[m * 16 + k] * vb[k * 8 + n];
-                scale += fabs(va[m * 16 + k] * vb[k * 8 + n]);
-            }
-            expect_close(hd[m * 8 + n], ref, scale, "D", m, n);
-        }
 }
 
 /* ======================================================================

@@ -1,5 +1,5 @@
 /* Tests of the emulator's command-line tools: slcc builds the sample
- * programs in tests/emu/slcc_inputs/, which then run on the CPU emulator;
+ * programs in emu/tests/slcc_inputs/, which then run on the CPU emulator;
  * slrewrite's exit status and files. Every tool runs by fork + exec, as a
  * student would run it.
  *
@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define INPUTS SIMTLAB_SOURCE_DIR "/tests/emu/slcc_inputs/"
+#define INPUTS SLCC_INPUTS_DIR /* emu/tests/slcc_inputs/, absolute */
 
 typedef struct run_result {
     int status; /* exit status, or 128 + signal */

@@ -73,9 +73,11 @@ static unsigned long long env_number(const char *name, unsigned long long fallba
 
 /* ---- per-kernel facts (cudaFuncGetAttributes, cudaFuncSetAttribute) ------ */
 
+/* The one registry of per-kernel facts: cudaFuncGetAttributes reports from
+ * it, launches are checked against it, cudaDeviceReset clears its settings. */
 struct kernel_info {
-    std::size_t static_shared = 0;
-    std::size_t max_dynamic = 0; /* 0: the default limit */
+    std::size_t static_shared = 0; /* learnt at the kernel's last launch */
+    int max_dynamic = -1;          /* cudaFuncSetAttribute's value; -1: none since start or reset */
 };
 static std::mutex kernels_mutex;
 static std::unordered_map<const void *, kernel_info> &kernels()
@@ -263,8 +265,9 @@ static cudaError_t check_config(const launch_site &site, dim3 grid, dim3 block, 
             if (it != kernels().end())
                 info = it->second;
         }
-        const std::size_t dynamic_limit = info.max_dynamic ? info.max_dynamic : p.sharedMemPerBlock;
-        *shared_limit = info.max_dynamic ? p.sharedMemPerBlockOptin : p.sharedMemPerBlock;
+        const bool opted_in = info.max_dynamic > 0;
+        const std::size_t dynamic_limit = opted_in ? static_cast<std::size_t>(info.max_dynamic) : p.sharedMemPerBlock;
+        *shared_limit = opted_in ? p.sharedMemPerBlockOptin : p.sharedMemPerBlock;
         if (dynamic > dynamic_limit) {
             err = cudaErrorInvalidValue;
             std::snprintf(why, cap, "%zu bytes of dynamic shared memory asked for; the kernel may "
@@ -403,8 +406,26 @@ cudaError_t engine_set_max_dynamic_shared(const void *kernel_addr, int bytes)
     kernel_info &info = kernels()[kernel_addr];
     if (bytes < 0 || static_cast<std::size_t>(bytes) + info.static_shared > p.sharedMemPerBlockOptin)
         return cudaErrorInvalidValue;
-    info.max_dynamic = static_cast<std::size_t>(bytes);
+    info.max_dynamic = bytes;
     return cudaSuccess;
+}
+
+std::size_t kernel_max_dynamic_shared_bytes(const void *kernel_addr)
+{
+    const std::size_t per_block = device_props().sharedMemPerBlock;
+    std::lock_guard<std::mutex> lock(kernels_mutex);
+    auto it = kernels().find(kernel_addr);
+    const kernel_info info = it == kernels().end() ? kernel_info{} : it->second;
+    if (info.max_dynamic >= 0)
+        return static_cast<std::size_t>(info.max_dynamic);
+    return per_block > info.static_shared ? per_block - info.static_shared : 0;
+}
+
+void engine_reset_function_attributes()
+{
+    std::lock_guard<std::mutex> lock(kernels_mutex);
+    for (auto &entry : kernels())
+        entry.second.max_dynamic = -1;
 }
 
 } /* namespace simtlab_emu */

@@ -81,6 +81,13 @@ std::size_t kernel_static_shared_bytes(const void *kernel_addr);
  * shared memory, and static + dynamic may reach sharedMemPerBlockOptin.
  * Returns cudaErrorInvalidValue when bytes is negative or too large. */
 cudaError_t engine_set_max_dynamic_shared(const void *kernel_addr, int bytes);
+/* What cudaFuncGetAttributes reports as maxDynamicSharedSizeBytes: the value
+ * set above, or else CUDA's default, what is left of sharedMemPerBlock
+ * (48 KB) after the kernel's static shared memory. */
+std::size_t kernel_max_dynamic_shared_bytes(const void *kernel_addr);
+/* cudaDeviceReset: every kernel's attributes back to their defaults. (Its
+ * static shared memory stays: that is a fact of the code, not a setting.) */
+void engine_reset_function_attributes();
 
 } /* namespace simtlab_emu */
 

@@ -12,8 +12,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <mutex>
-#include <unordered_map>
 
 #include <unistd.h>
 
@@ -52,12 +50,6 @@ constexpr int memory_bus_width_bits = 64;
 /* Used when the host does not report its cache sizes: A100's L2, 40 MB. */
 constexpr int fallback_l2_bytes = 40 * 1024 * 1024;
 constexpr std::size_t default_shared_per_block = 48 * 1024;
-
-/* What cudaFuncSetAttribute set, for cudaFuncGetAttributes to report. The
- * engine keeps its own copy (engine_set_max_dynamic_shared) to check
- * launches against. */
-std::mutex function_lock;
-std::unordered_map<const void *, int> max_dynamic_shared;
 
 /* Parses "9.0", "8.6", "90" or "86" (also "100", "12.0"). */
 bool parse_cc(const char *text, int *major, int *minor)
@@ -206,13 +198,6 @@ const cudaDeviceProp &device_props()
     return props;
 }
 
-namespace runtime {
-void release_function_attributes()
-{
-    std::lock_guard<std::mutex> hold(function_lock);
-    max_dynamic_shared.clear();
-}
-} /* namespace runtime */
 } /* namespace simtlab_emu */
 
 using namespace simtlab_emu;
@@ -300,7 +285,7 @@ cudaError_t cudaDeviceReset(void)
     engine_synchronize();
     runtime::release_all_allocations();
     runtime::release_all_streams_and_events();
-    runtime::release_function_attributes();
+    engine_reset_function_attributes();
     runtime::clear_errors();
     return cudaSuccess;
 }
@@ -339,15 +324,7 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *f
      * to report: 0 says "unknown", never a made-up number. */
     attr->numRegs = 0;
     attr->ptxVersion = attr->binaryVersion = p.major * 10 + p.minor;
-    std::size_t dyn = default_shared_per_block > static_shared ? default_shared_per_block - static_shared : 0;
-    {
-        /* CUDA's default is what is left of 48 KB after static shared. */
-        std::lock_guard<std::mutex> hold(function_lock);
-        auto it = max_dynamic_shared.find(func);
-        if (it != max_dynamic_shared.end())
-            dyn = static_cast<std::size_t>(it->second);
-    }
-    attr->maxDynamicSharedSizeBytes = static_cast<int>(dyn);
+    attr->maxDynamicSharedSizeBytes = static_cast<int>(kernel_max_dynamic_shared_bytes(func));
     attr->preferredShmemCarveout = -1;
     return cudaSuccess;
 }
@@ -378,8 +355,6 @@ cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, 
                           static_shared < optin ? optin - static_shared : 0);
         return record_error(cudaErrorInvalidValue);
     }
-    std::lock_guard<std::mutex> hold(function_lock);
-    max_dynamic_shared[func] = value;
     return cudaSuccess;
 }
 

@@ -65,8 +65,6 @@ cudaError_t check_stream(cudaStream_t stream, const char *what);
 void release_all_allocations();
 /* Forgets every stream and event (cudaDeviceReset). */
 void release_all_streams_and_events();
-/* Forgets per-function attributes (cudaDeviceReset). */
-void release_function_attributes();
 /* Clears the last and the sticky error (cudaDeviceReset). */
 void clear_errors();
 /* Bytes in live device allocations (cudaMemGetInfo). */

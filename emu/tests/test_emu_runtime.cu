@@ -505,6 +505,29 @@ Test(device, function_attributes)
                  cudaErrorInvalidDeviceFunction);
 }
 
+/* cudaDeviceReset returns every function attribute to its default: a launch
+ * that needed the MaxDynamicSharedMemorySize opt-in fails again after it. */
+Test(device, reset_forgets_the_dynamic_shared_memory_opt_in)
+{
+    const void *kernel = (const void *)fill_kernel;
+    const std::size_t dynamic = 64 * 1024; /* above the default 48 KB, below the 163 KB opt-in */
+    float *d = nullptr;
+    cr_assert_eq(cudaMalloc(&d, 4), cudaSuccess);
+    cr_assert_eq(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dynamic), cudaSuccess);
+    fill_kernel<<<1, 32, dynamic>>>(d, 1, 1.0f);
+    cr_assert_eq(cudaGetLastError(), cudaSuccess, "with the opt-in: %s", simtlab_emu_last_diagnostic());
+    cr_assert_eq(cudaDeviceReset(), cudaSuccess);
+
+    cudaFuncAttributes a;
+    cr_assert_eq(cudaFuncGetAttributes(&a, kernel), cudaSuccess);
+    cr_expect_eq(a.maxDynamicSharedSizeBytes, 48 * 1024, "the default again after the reset");
+    cr_assert_eq(cudaMalloc(&d, 4), cudaSuccess);
+    fill_kernel<<<1, 32, dynamic>>>(d, 1, 1.0f);
+    cr_expect_eq(cudaGetLastError(), cudaErrorInvalidValue, "the launch after the reset needs the opt-in again");
+    cr_expect(diagnostic_has("65536 bytes of dynamic shared memory"), "%s", simtlab_emu_last_diagnostic());
+    cudaFree(d);
+}
+
 /* ---- streams and events ------------------------------------------------- */
 
 Test(streams, async_copies_on_a_stream_and_bad_handles)

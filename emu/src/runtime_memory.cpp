@@ -1,5 +1,8 @@
-/* simtlab CPU emulator — device memory: allocation, the registry the
- * fault handler reads, and the leak list (copies: runtime_copy.cpp).
+/* simtlab CPU emulator — device memory: allocation (cudaMalloc, cudaFree),
+ * the registry of allocations (runtime_registry.hpp) and the leak list.
+ * Opening allocations to kernels and copies, checking pointers and ranges,
+ * and the fault handler's lookup: runtime_access.cpp; copies:
+ * runtime_copy.cpp.
  *
  * Layout of one device allocation (each is its own mapping):
  *
@@ -20,47 +23,21 @@
  * bug would crash on a GPU machine. The runtime's own copies open only the
  * allocations they touch.
  *
- * The registry has two views: a std::map by base address under a mutex, for
- * the API, and a fixed array of slots, each guarded by a sequence counter,
- * that the fault handler scans without locks.
  */
-#include "runtime_internal.hpp"
+#include "runtime_registry.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <map>
-#include <mutex>
-#include <unordered_map>
-#include <vector>
 
 #include <sys/mman.h>
 #include <unistd.h>
 
 namespace simtlab_emu {
-namespace {
-
-/* One registry slot. `seq` is odd while the slot is being rewritten; a
- * reader that sees the same even value before and after copying the slot
- * has a consistent copy. */
-struct slot {
-    std::atomic<unsigned> seq;
-    bool live;
-    allocation alloc;
-    char *map_base;        /* the whole mapping, guards included */
-    std::size_t map_bytes;
-    char *data_pages;      /* first page after the lower guard */
-    std::size_t data_bytes; /* bytes of data pages */
-};
-
-/* Live allocations at once, at most. 32768 slots cost about 2.5 MB. */
-constexpr std::size_t max_slots = 32768;
-constexpr unsigned char canary_seed = 0xA5;
-constexpr std::size_t huge_page_bytes = std::size_t{2} << 20; /* x86-64 and arm64 with 4 KiB pages */
+namespace registry {
 
 slot slots[max_slots];
 std::atomic<std::size_t> slots_used{0}; /* high-water mark of slots[] */
@@ -337,150 +314,11 @@ void diagnose_bad_free(std::uintptr_t p)
                       p, is_pinned ? "; it is pinned host memory: free it with cudaFreeHost" : "");
 }
 
-} /* namespace */
+} /* namespace registry */
 
-/* ---- internal.hpp ------------------------------------------------------ */
-
-bool find_allocation(std::uintptr_t addr, std::size_t window, allocation *out, std::ptrdiff_t *offset)
-{
-    /* No locks, no allocation: this runs in the fault handler. */
-    std::size_t n = slots_used.load(std::memory_order_acquire);
-    bool found = false;
-    std::uintptr_t best = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-        slot s;
-        if (!read_slot(i, &s) || !s.live)
-            continue;
-        std::uintptr_t lo = s.alloc.base, hi = s.alloc.base + s.alloc.size;
-        std::uintptr_t distance = addr < lo ? lo - addr : (addr >= hi ? addr - hi + 1 : 0);
-        if (distance <= window && (!found || distance < best)) {
-            found = true;
-            best = distance;
-            *out = s.alloc;
-            *offset = static_cast<std::ptrdiff_t>(addr - lo);
-        }
-    }
-    return found;
-}
-
-void device_memory_open()
-{
-    std::lock_guard<std::mutex> hold(registry_lock);
-    if (open_depth++ > 0)
-        return;
-    for (const auto &entry : by_base)
-        protect(slots[entry.second], true);
-}
-
-cudaError_t device_memory_close()
-{
-    std::lock_guard<std::mutex> hold(registry_lock);
-    if (open_depth == 0 || --open_depth > 0)
-        return cudaSuccess;
-    cudaError_t result = cudaSuccess;
-    for (const auto &entry : by_base) {
-        slot &s = slots[entry.second];
-        std::size_t damage = canary_damage(s);
-        if (damage > 0 && result == cudaSuccess) {
-            char origin[512];
-            describe_origin(s.alloc, origin, sizeof origin);
-            runtime::diagnose("a kernel wrote up to %zu byte%s past the end of device allocation #%lu (%zu bytes at "
-                              "0x%" PRIxPTR ", %s); on a GPU this silently corrupts whatever lies next to it",
-                              damage, damage == 1 ? "" : "s", s.alloc.serial, s.alloc.size, s.alloc.base, origin);
-            result = cudaErrorIllegalAddress;
-        }
-        if (damage > 0)
-            write_canary(s); /* report each overflow once */
-        protect(s, false);
-    }
-    return result;
-}
-
-/* ---- runtime_internal.hpp ---------------------------------------------- */
+using namespace registry;
 
 namespace runtime {
-
-/* A pointer in a guard page or the slack is neither host nor device memory. */
-cudaError_t reject_guard(const located &l, const void *ptr, const char *what)
-{
-    char origin[512];
-    describe_origin(l.alloc, origin, sizeof origin);
-    std::ptrdiff_t past = l.offset - static_cast<std::ptrdiff_t>(l.alloc.size);
-    if (l.offset >= 0)
-        diagnose("%s 0x%" PRIxPTR " is %td byte%s past the end of device allocation #%lu (%zu bytes at "
-                 "0x%" PRIxPTR ", %s)%s",
-                 what, reinterpret_cast<std::uintptr_t>(ptr), past, past == 1 ? "" : "s", l.alloc.serial,
-                 l.alloc.size, l.alloc.base, origin,
-                 past == 0 ? ": it is the end pointer, one past the last byte" : "");
-    else
-        diagnose("%s 0x%" PRIxPTR " is %td bytes before device allocation #%lu (%zu bytes at 0x%" PRIxPTR ", %s)",
-                 what, reinterpret_cast<std::uintptr_t>(ptr), -l.offset, l.alloc.serial, l.alloc.size, l.alloc.base,
-                 origin);
-    return cudaErrorInvalidValue;
-}
-
-located locate(const void *ptr)
-{
-    located l{region::host, allocation{}, 0};
-    std::uintptr_t addr = reinterpret_cast<std::uintptr_t>(ptr);
-    std::lock_guard<std::mutex> hold(registry_lock);
-    long i = slot_mapping(addr);
-    if (i < 0)
-        return l;
-    l.alloc = slots[i].alloc;
-    l.offset = static_cast<std::ptrdiff_t>(addr - l.alloc.base);
-    bool inside = addr >= l.alloc.base && addr < l.alloc.base + l.alloc.size;
-    l.where = inside ? region::device : region::device_guard;
-    return l;
-}
-
-cudaError_t check_device_range(const void *ptr, std::size_t bytes, const char *what)
-{
-    std::uintptr_t addr = reinterpret_cast<std::uintptr_t>(ptr);
-    located l = locate(ptr);
-    if (l.where == region::device_guard)
-        return reject_guard(l, ptr, what);
-    if (l.where == region::host) {
-        runtime::diagnose("%s 0x%" PRIxPTR " is not device memory (no live cudaMalloc allocation contains it)", what,
-                          addr);
-        return cudaErrorInvalidValue;
-    }
-    std::size_t room = l.alloc.size - static_cast<std::size_t>(l.offset);
-    if (bytes <= room)
-        return cudaSuccess;
-    char origin[512];
-    describe_origin(l.alloc, origin, sizeof origin);
-    std::size_t over = bytes - room;
-    runtime::diagnose("%s range 0x%" PRIxPTR " + %zu bytes runs %zu byte%s past the end of device allocation #%lu "
-                      "(%zu bytes at 0x%" PRIxPTR ", %s)",
-                      what, addr, bytes, over, over == 1 ? "" : "s", l.alloc.serial, l.alloc.size, l.alloc.base,
-                      origin);
-    return cudaErrorInvalidValue;
-}
-
-device_access::device_access(const void *a, const void *b, const void *c) : ptrs_{a, b, c}
-{
-    registry_lock.lock();
-    if (open_depth > 0)
-        return; /* a launch already holds everything open */
-    for (const void *p : ptrs_) {
-        long i = p ? slot_containing(reinterpret_cast<std::uintptr_t>(p)) : -1;
-        if (i >= 0)
-            protect(slots[i], true);
-    }
-}
-
-device_access::~device_access()
-{
-    if (open_depth == 0) {
-        for (const void *p : ptrs_) {
-            long i = p ? slot_containing(reinterpret_cast<std::uintptr_t>(p)) : -1;
-            if (i >= 0)
-                protect(slots[i], false);
-        }
-    }
-    registry_lock.unlock();
-}
 
 void release_all_allocations()
 {

@@ -118,8 +118,14 @@ int lex(rw *r);
 int match_all(rw *r);
 
 /* rewrite.c */
+int add_edit_str(rw *r, size_t start, size_t end, const char *text);
+void put_tokens(const rw *r, strbuf *sb, size_t from, size_t to);
 void put_token_list(const rw *r, strbuf *sb, const size_t *list, size_t n);
 scope_kind current_scope(const rw *r);
+
+/* rewrite_launch.c */
+bool is_launch_open(const rw *r, size_t i);
+int rewrite_launch(rw *r, size_t open);
 
 /* rewrite_shared.c */
 int rewrite_shared(rw *r, size_t i, size_t *next);

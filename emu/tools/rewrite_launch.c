@@ -1,0 +1,170 @@
+/* simtlab source rewriter — kernel launches: finds `k<<<cfg>>>(args)` (and
+ * tells it from `a << <b`, `operator<<` and template argument lists) and
+ * rewrites it into a call of ::simtlab_emu::launch, keeping every byte of
+ * k, cfg and args where it was. Called from scan() in rewrite.c. */
+#include "rewrite_internal.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+
+/* ======================================================================
+ * kernel launches
+ * ====================================================================== */
+
+/* Three adjacent `<`, not `operator<<` followed by a template argument list. */
+bool is_launch_open(const rw *r, size_t i)
+{
+    if (!(is_punct(r, i, '<') && adjacent(r, i) && is_punct(r, i + 1, '<') && adjacent(r, i + 1) &&
+          is_punct(r, i + 2, '<')))
+        return false;
+    return !(i > 0 && tok_is(r, i - 1, "operator"));
+}
+
+/* Identifiers that end a statement head, never a kernel's name: `if (c) (k)`
+ * must not read as a call of `if`. */
+static bool is_control_keyword(const rw *r, size_t i)
+{
+    static const char *const words[] = {"if", "while", "for",   "switch", "return",   "else",
+                                        "do", "case",  "throw", "sizeof", "co_return"};
+    for (size_t k = 0; k < sizeof words / sizeof words[0]; k++)
+        if (tok_is(r, i, words[k]))
+            return true;
+    return false;
+}
+
+/* The `<` that opens the template argument list closed by the `>` at
+ * `close`, skipping parenthesised arguments (`k<(N > 2)>`); -1 if none. */
+static long template_open(const rw *r, size_t close)
+{
+    long depth = 0;
+    for (long j = (long)close; j >= 0; j--) {
+        if ((is_punct(r, (size_t)j, ')') || is_punct(r, (size_t)j, ']')) && r->match[j] >= 0) {
+            j = r->match[j];
+        } else if (is_punct(r, (size_t)j, '>')) {
+            depth++;
+        } else if (is_punct(r, (size_t)j, '<')) {
+            if (--depth == 0)
+                return j;
+        } else if (is_punct(r, (size_t)j, ';') || is_punct(r, (size_t)j, '{') ||
+                   is_punct(r, (size_t)j, '}')) {
+            return -1;
+        }
+    }
+    return -1;
+}
+
+/* The first token of the postfix expression that ends with token `last`
+ * (the kernel before `<<<`): `k`, `ns::k`, `::k`, `k<float, 256>`,
+ * `obj.member`, `(*table[i])`, `pick(v)`. -1 when there is none. */
+static long expr_start(const rw *r, long last)
+{
+    long j = last;
+    while (j >= 0) {
+        size_t u = (size_t)j;
+        if (is_punct(r, u, ')') || is_punct(r, u, ']')) {
+            long open = r->match[u];
+            if (open < 0)
+                return -1;
+            /* A call or subscript continues to its callee; otherwise the
+             * parenthesised expression is the primary. */
+            if (open > 0 &&
+                ((is_ident(r, (size_t)open - 1) && !is_control_keyword(r, (size_t)open - 1)) ||
+                 is_punct(r, (size_t)open - 1, '>') || is_punct(r, (size_t)open - 1, ']'))) {
+                j = open - 1;
+                continue;
+            }
+            return open;
+        }
+        if (is_punct(r, u, '>')) {
+            long open = template_open(r, u);
+            if (open <= 0 || !is_ident(r, (size_t)open - 1))
+                return -1;
+            j = open - 1;
+            continue;
+        }
+        if (!is_ident(r, u) || is_control_keyword(r, u))
+            return -1;
+        /* `a.b`, `a->b`, `ns::b`, `ns::template b<...>`: keep going left. */
+        long sep = j - 1;
+        if (sep >= 0 && tok_is(r, (size_t)sep, "template"))
+            sep--;
+        if (sep < 0 || !(tok_is(r, (size_t)sep, "::") || is_punct(r, (size_t)sep, '.') ||
+                         tok_is(r, (size_t)sep, "->")))
+            return j;
+        long before = sep - 1;
+        bool operand =
+            before >= 0 && (is_ident(r, (size_t)before) || is_punct(r, (size_t)before, ')') ||
+                            is_punct(r, (size_t)before, ']') || is_punct(r, (size_t)before, '>'));
+        if (!operand)
+            return tok_is(r, (size_t)sep, "::") ? sep : -1; /* `::k` names the global k */
+        j = before;
+    }
+    return -1;
+}
+
+/* Finds the `>>>` that closes the launch configuration opened at `open`:
+ * the last three of the first run of at least three adjacent `>` outside
+ * brackets (`<<<g, A<B<int>>>>>` ends with the final three). */
+static int find_launch_close(rw *r, size_t open, size_t *close)
+{
+    size_t j = open + 3;
+    while (j < r->ntoks) {
+        if (is_punct(r, j, '(') || is_punct(r, j, '[') || is_punct(r, j, '{')) {
+            if (r->match[j] < 0)
+                return fail_tok(r, j, "unbalanced '%.*s' in the kernel launch configuration");
+            j = (size_t)r->match[j] + 1;
+            continue;
+        }
+        if (is_punct(r, j, ')') || is_punct(r, j, ']') || is_punct(r, j, '}') ||
+            is_punct(r, j, ';'))
+            break;
+        if (is_punct(r, j, '>')) {
+            size_t run = 1;
+            while (adjacent(r, j + run - 1) && is_punct(r, j + run, '>'))
+                run++;
+            if (run >= 3) {
+                *close = j + run - 3;
+                return 0;
+            }
+            j += run;
+            continue;
+        }
+        j++;
+    }
+    return fail_at(r, open, "'<<<' without a matching '>>>'");
+}
+
+/* k<<<cfg>>>(args) -> ::simtlab_emu::launch("k", __FILE__, __LINE__, k, cfg)(args)
+ * as three edits (an insertion before k, `<<<` -> ", ", `>>>` -> ")") so
+ * that k, cfg and args keep their bytes and their newlines. */
+int rewrite_launch(rw *r, size_t open)
+{
+    long first = open > 0 ? expr_start(r, (long)open - 1) : -1;
+    if (first < 0)
+        return fail_at(r, open, "expected a kernel name before '<<<'");
+    size_t close = 0;
+    if (find_launch_close(r, open, &close) != 0)
+        return -1;
+    if (close == open + 3)
+        return fail_at(r, open,
+                       "a kernel launch needs at least a grid and a block size: <<<grid, block>>>");
+    size_t args = close + 3;
+    if (!is_punct(r, args, '('))
+        return fail_at(r, close, "expected '(' with the kernel arguments after '>>>'");
+    if (r->match[args] < 0)
+        return fail_at(r, args, "unbalanced '(' in the kernel arguments");
+
+    strbuf head = {0};
+    sb_puts(&head, "::simtlab_emu::launch(\"");
+    strbuf name = {0};
+    put_tokens(r, &name, (size_t)first, open - 1);
+    sb_put_escaped(&head, name.data ? name.data : "", name.len);
+    head.oom |= name.oom;
+    free(name.data);
+    sb_puts(&head, "\", __FILE__, __LINE__, ");
+    if (add_edit_sb(r, r->toks[first].start, r->toks[first].start, &head) != 0)
+        return -1;
+    if (add_edit_str(r, r->toks[open].start, r->toks[open + 2].end, ", ") != 0)
+        return -1;
+    return add_edit_str(r, r->toks[close].start, r->toks[close + 2].end, ")");
+}

@@ -145,16 +145,16 @@ inline here barrier_waiter_site(const block_state &b, unsigned pos)
 {
     return pos < b.barrier_first_odd ? b.barrier_site : b.barrier_sites[pos];
 }
-inline int barrier_waiter_mode(const block_state &b, unsigned pos)
+inline sync_mode barrier_waiter_mode(const block_state &b, unsigned pos)
 {
-    return pos < b.barrier_first_odd ? b.barrier_mode : b.barrier_modes[pos];
+    return pos < b.barrier_first_odd ? b.barrier_mode : static_cast<sync_mode>(b.barrier_modes[pos]);
 }
 
 /* One group of the barrier's waiters: the threads at one call site and
  * variant (mode), their ids sorted. */
 struct barrier_group {
     here site;
-    int mode;
+    sync_mode mode;
     const unsigned *ids;
     unsigned count;
 };
@@ -249,6 +249,14 @@ inline fctx::fcontext_t next_context(worker *w)
 void make_ready(block_state &b, unsigned tid);
 /* Shuffles tids[0..n) with the worker's RNG when the launch is seeded. */
 void maybe_shuffle(worker *w, unsigned *tids, unsigned n);
+
+/* ---- engine_failure.cpp --------------------------------------------------- */
+/* Every live thread waits and no wait can complete: fails the block with a
+ * description of every waiter. */
+void fail_deadlock(worker *w);
+/* Threads wait at different __syncthreads calls: fails the block naming each
+ * group of them and their call site. */
+void fail_divergence(worker *w);
 /* Fails the block from a running CUDA thread: the message is prefixed with
  * kernel, block and thread. Switches away for good. */
 [[noreturn]] void fail_thread(worker *w, cudaError_t error, const char *fmt, ...)

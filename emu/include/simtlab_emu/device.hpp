@@ -66,20 +66,17 @@ static const int warpSize = 32;
 
 /* ---- block barriers -------------------------------------------------------
  * simtlab_emu::sync_block (engine.hpp) waits for every thread of the block
- * and returns the combination of the predicates that the mode asks for. */
-#define SIMTLAB_EMU_SYNC_PLAIN 0
-#define SIMTLAB_EMU_SYNC_COUNT 1
-#define SIMTLAB_EMU_SYNC_AND 2
-#define SIMTLAB_EMU_SYNC_OR 3
+ * and returns the combination of the predicates that the mode
+ * (simtlab_emu::sync_mode) asks for. */
 /* Macros rather than functions so that a diagnosed barrier names the line
  * of the kernel where it stands. */
-#define __syncthreads() ((void)::simtlab_emu::sync_block(SIMTLAB_EMU_SYNC_PLAIN, 1, SIMTLAB_EMU_HERE))
+#define __syncthreads() ((void)::simtlab_emu::sync_block(::simtlab_emu::sync_plain, 1, SIMTLAB_EMU_HERE))
 #define __syncthreads_count(p) \
-    (::simtlab_emu::sync_block(SIMTLAB_EMU_SYNC_COUNT, (p) != 0, SIMTLAB_EMU_HERE))
+    (::simtlab_emu::sync_block(::simtlab_emu::sync_count, (p) != 0, SIMTLAB_EMU_HERE))
 #define __syncthreads_and(p) \
-    (::simtlab_emu::sync_block(SIMTLAB_EMU_SYNC_AND, (p) != 0, SIMTLAB_EMU_HERE))
+    (::simtlab_emu::sync_block(::simtlab_emu::sync_and, (p) != 0, SIMTLAB_EMU_HERE))
 #define __syncthreads_or(p) \
-    (::simtlab_emu::sync_block(SIMTLAB_EMU_SYNC_OR, (p) != 0, SIMTLAB_EMU_HERE))
+    (::simtlab_emu::sync_block(::simtlab_emu::sync_or, (p) != 0, SIMTLAB_EMU_HERE))
 
 #include <simtlab_emu/launch.hpp>
 #include <simtlab_emu/device_warp.hpp>

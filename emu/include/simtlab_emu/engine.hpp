@@ -84,12 +84,19 @@ template <class T, class Tag>
 inline T &shared_var(Tag, here where = call_site()); /* defined below */
 
 /* ---- the block barrier ------------------------------------------------ */
-/* __syncthreads and its variants. mode 0: plain; 1: _count (returns how many
- * waiting threads passed a nonzero predicate); 2: _and; 3: _or (1 or 0).
- * PTX bar.sync semantics: the barrier waits for every thread of the block
- * that has not exited. Threads waiting at different call sites fail the
- * launch with a diagnostic naming both sites. */
-inline int sync_block(int mode, int predicate, here where); /* defined below */
+/* __syncthreads and its variants, one mode each: what the barrier returns
+ * to every thread it releases. (The fast path of sync_block matches an
+ * arrival by line * 4 + mode, so there are at most four.) */
+enum sync_mode : int {
+    sync_plain = 0, /* __syncthreads: 0 */
+    sync_count = 1, /* __syncthreads_count: how many waiters passed a nonzero predicate */
+    sync_and = 2,   /* __syncthreads_and: 1 if every waiter's predicate was nonzero, else 0 */
+    sync_or = 3,    /* __syncthreads_or: 1 if any waiter's predicate was nonzero, else 0 */
+};
+/* PTX bar.sync semantics: the barrier waits for every thread of the block
+ * that has not exited. Threads waiting at different call sites (or at
+ * different variants) fail the launch with a diagnostic naming both sites. */
+inline int sync_block(sync_mode mode, int predicate, here where); /* defined below */
 
 /* ---- the warp-collective primitive ------------------------------------- */
 /* Every lane named in `mask` calls warp_collective with the same mask and its
@@ -167,7 +174,7 @@ struct alignas(64) block_hot {
     /* Second line: once per round or per thread. */
     unsigned barrier_first_odd; /* first waiter position at another call
                                  * site (no_odd_waiter: none) */
-    int barrier_mode;           /* the first arriver's sync_block mode */
+    sync_mode barrier_mode;     /* the first arriver's sync_block mode */
     here barrier_site;          /* the first arriver's call site */
     /* The __shared__ declaration looked up last in this block (shared_var):
      * every thread of the block reaches the same few declarations. */
@@ -198,7 +205,7 @@ extern __thread worker_hot *current_worker;
  * and its barrier or warp operation is complete). */
 void *next_context_slow(worker_hot *w);
 /* A barrier arrival whose call site may differ from its round's first. */
-void note_barrier_site(block_hot &b, unsigned pos, here where, int mode);
+void note_barrier_site(block_hot &b, unsigned pos, here where, sync_mode mode);
 
 /* Takes the thread at the head of the ready queue (there is one).
  * Threads resume one after another, each on its own stack: fetch the next
@@ -287,7 +294,7 @@ inline T &shared_var(Tag, here where)
     return *static_cast<T *>(shared_alloc(&key, sizeof(T), alignof(T), where));
 }
 
-SIMTLAB_EMU_ALWAYS_INLINE inline int sync_block(int mode, int predicate, here where)
+SIMTLAB_EMU_ALWAYS_INLINE inline int sync_block(sync_mode mode, int predicate, here where)
 {
     detail::worker_hot *const w = detail::current_worker;
     if (!w->in_block)
@@ -305,7 +312,7 @@ SIMTLAB_EMU_ALWAYS_INLINE inline int sync_block(int mode, int predicate, here wh
     } else if (__builtin_expect(where.file != b.match_file || where.line * 4 + mode != b.match_line_mode, 0)) {
         detail::note_barrier_site(b, pos, where, mode);
     }
-    if (mode != 0) /* a constant: plain __syncthreads counts nothing */
+    if (mode != sync_plain) /* a constant: plain __syncthreads counts nothing */
         b.barrier_count += predicate != 0;
     b.barrier_waiters[pos] = tid;
     detail::switch_from(w, b, tid, detail::next_context_at_barrier(w, b));
@@ -337,8 +344,8 @@ unsigned active_mask();
  * them when the thread returns (release_thread_slots below). */
 void *&cuda_thread_slot(unsigned index); /* index < 4 */
 
-/* Provided by the device-side libraries (emu/src/tensor.cpp), called by the
- * engine: when a CUDA thread returns from its kernel while any of its slots
+/* Provided by the device-side libraries (emu/src/tensor_copy.cpp), called
+ * by the engine: when a CUDA thread returns from its kernel while any of its slots
  * is non-null, the engine calls this on that thread, before the thread counts
  * as exited. It frees what the slots hold and sets them to nullptr; it may
  * fail_launch (cp.async copies that no wait_group/wait_all completed). */

@@ -86,6 +86,13 @@ foreach(src IN LISTS SIMTLAB_TESTS)
   endif()
 endforeach()
 
+# ---- kernels/common under the emulator: tests/kernels/test_*.cu --------------
+# (sl_emu_add_test: emu/cmake/SimtlabEmu.cmake; registers emu.test_sl_tensor)
+file(GLOB SIMTLAB_KERNEL_COMMON_TESTS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tests/kernels/test_*.cu)
+foreach(src IN LISTS SIMTLAB_KERNEL_COMMON_TESTS)
+  sl_emu_add_test(${src} INCLUDE_DIRECTORIES ${PROJECT_SOURCE_DIR}/kernels LABELS kernels)
+endforeach()
+
 # ---- sl_alloc_device takes &pointer: the wrong use must not compile ----------
 foreach(variant right wrong)
   set(defs)

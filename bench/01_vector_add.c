@@ -1,21 +1,24 @@
 /* Chapter 01 benchmark — vector add: GB/s of every version, kernel only and
  * end to end (both copies included), against a CPU loop on one core and on
- * all cores, and against cuBLAS (cublasSaxpy with alpha = 1 on a copy of b),
- * for n = 2^10 .. 2^28.
+ * all cores, against cuBLAS (cublasSaxpy with alpha = 1 on a copy of b) and
+ * against the device-to-device copy bandwidth measured in the same run, for
+ * n = 2^10 .. 2^28 (emulator: up to 2^24; --quick: up to 2^20).
  *
- * Bytes moved per element: 12 (read a and b, write c). Target on a GPU: v3
- * within 10% of the device-to-device copy bandwidth for n >= 2^24, and
- * end-to-end GB/s an order of magnitude below kernel GB/s (the bus).
+ * Bytes moved per element: 12 (read a and b, write c). The copy column
+ * copies a, 8 bytes per element (read + write), and is reported as such.
+ * Targets on a GPU, printed for n >= 2^24 and not asserted: v3 within 10%
+ * of the device-to-device copy bandwidth, and end-to-end GB/s an order of
+ * magnitude below kernel GB/s (the bus). After each size, a table: time,
+ * GB/s, % of copy, % of cuBLAS, speedup over the previous version and v1.
  *
- * Every version is checked against the CPU result before it is timed.
+ * Every column is checked against the CPU result before it is timed.
  * Usage: bench_01_vector_add [--csv FILE] [--quick] */
-#include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "harness.h"
 
-#define COLUMNS "n,column,median_ms,min_ms,max_ms,gbs"
+#define TARGET_VERSION 3
+#define TARGET_LOG2_MIN 24
 
 typedef struct host_buffers {
     float *a, *b, *c;
@@ -23,20 +26,17 @@ typedef struct host_buffers {
     size_t n;
 } host_buffers;
 
-typedef struct device_set {
-    int copies;          /* rotated so the working set exceeds the L2 */
-    float **a, **b, **c; /* copies x n floats each */
-    size_t n;
-} device_set;
+enum { IN_A, IN_B, IN_C }; /* the rotated device buffers; c is the output */
 
-static void emit(bench_env *env, size_t n, const char *column, const sl_stats *s, size_t bytes)
+/* h->c against the double reference. */
+static int check_host_result(void *ctx, const char *what, size_t n)
 {
-    double gbs = bench_gbs(bytes, s->median_ms);
-    printf("  %-12s %12.4f ms %10.2f GB/s  (min %.4f, max %.4f)\n", column, s->median_ms, gbs,
-           s->min_ms, s->max_ms);
-    if (env->csv)
-        fprintf(env->csv, "%zu,%s,%.6f,%.6f,%.6f,%.3f\n", n, column, s->median_ms, s->min_ms,
-                s->max_ms, gbs);
+    const host_buffers *h = ctx;
+    sl_check c = sl_compare_f32(h->c, h->ref, n, 0.0);
+    if (!c.passed)
+        fprintf(stderr, "%s is WRONG at n=%zu: element %zu = %g, expected %g\n", what, n, c.worst,
+                h->c[c.worst], h->ref[c.worst]);
+    return c.passed;
 }
 
 /* ---- CPU baselines ------------------------------------------------------- */
@@ -52,98 +52,83 @@ static void run_cpu_omp(void *ctx)
     sl_vector_add_cpu_omp(h->a, h->b, h->c, h->n);
 }
 
-static int check_host_result(const host_buffers *h, const char *what)
+static sl_status poison_host_output(void *ctx)
 {
-    sl_check c = sl_compare_f32(h->c, h->ref, h->n, 0.0);
-    if (!c.passed)
-        fprintf(stderr, "%s is WRONG at n=%zu: element %zu = %g, expected %g\n", what, h->n, c.worst,
-                h->c[c.worst], h->ref[c.worst]);
-    return c.passed;
-}
-
-static int bench_cpu(bench_env *env, host_buffers *h)
-{
-    bench_host_fn fns[2] = {run_cpu, run_cpu_omp};
-    const char *names[2] = {"cpu", "cpu_omp"};
-    for (int k = 0; k < 2; k++) {
-        sl_poison_f32(h->c, h->n);
-        fns[k](h);
-        if (!check_host_result(h, names[k])) return 0;
-        bench_host_call call = {fns[k], h};
-        sl_stats s;
-        sl_time_repeat(bench_time_host, &call, 1, bench_runs(env, 12 * h->n), &s);
-        emit(env, h->n, names[k], &s, 12 * h->n);
-    }
-    return 1;
-}
-
-/* ---- device columns ------------------------------------------------------ */
-static void free_set(device_set *d)
-{
-    for (int i = 0; i < d->copies; i++) {
-        if (d->a) sl_device_free(d->a[i]);
-        if (d->b) sl_device_free(d->b[i]);
-        if (d->c) sl_device_free(d->c[i]);
-    }
-    free(d->a);
-    free(d->b);
-    free(d->c);
-    memset(d, 0, sizeof *d);
-}
-
-static sl_status make_set(bench_env *env, const host_buffers *h, device_set *d)
-{
-    size_t bytes = h->n * sizeof(float);
-    memset(d, 0, sizeof *d);
-    d->n = h->n;
-    d->copies = bench_rotation(env, 3 * bytes);
-    d->a = calloc((size_t)d->copies, sizeof *d->a);
-    d->b = calloc((size_t)d->copies, sizeof *d->b);
-    d->c = calloc((size_t)d->copies, sizeof *d->c);
-    if (!d->a || !d->b || !d->c) return SL_ERR_HOST_MEMORY;
-    for (int i = 0; i < d->copies; i++) {
-        sl_status st;
-        if ((st = sl_device_alloc(&d->a[i], bytes)) != SL_OK) return st;
-        if ((st = sl_device_alloc(&d->b[i], bytes)) != SL_OK) return st;
-        if ((st = sl_device_alloc(&d->c[i], bytes)) != SL_OK) return st;
-        if ((st = sl_copy_to_device(d->a[i], h->a, bytes)) != SL_OK) return st;
-        if ((st = sl_copy_to_device(d->b[i], h->b, bytes)) != SL_OK) return st;
-    }
+    host_buffers *h = ctx;
+    sl_poison_f32(h->c, h->n);
     return SL_OK;
 }
 
+static void begin_size(void *chapter, int log2_n, size_t n)
+{
+    host_buffers *h = chapter;
+    h->n = n;
+    printf("n = 2^%d (%zu floats, %.1f MiB moved)\n", log2_n, n, 12.0 * n / 1048576.0);
+}
+
+static int bench_cpu(bench_env *env, void *chapter, size_t n)
+{
+    host_buffers *h = chapter;
+    bench_column cpu = {.name = "cpu", .ctx = h, .run_host = run_cpu, .prepare = poison_host_output,
+                        .check = check_host_result, .bytes = 12 * n};
+    bench_column cols[2] = {cpu, cpu};
+    cols[1].name = "cpu_omp";
+    cols[1].run_host = run_cpu_omp;
+    return bench_columns(env, n, cols, 2);
+}
+
+/* ---- device columns ------------------------------------------------------ */
 typedef struct kernel_run {
-    device_set *d;
+    host_buffers *h;
+    bench_inputs *d;
     sl_opts opts;
-    int next;     /* which copy the next run uses */
-    int cublas;   /* time cublasSaxpy instead of our kernel */
+    int cublas; /* time cublasSaxpy instead of our kernel */
 } kernel_run;
 
 static sl_status time_kernel(void *ctx, double *ms)
 {
     kernel_run *k = ctx;
-    int i = k->next++ % k->d->copies;
+    int i = bench_inputs_next(k->d);
+    float *a = k->d->copy[IN_A][i], *b = k->d->copy[IN_B][i], *c = k->d->copy[IN_C][i];
     if (k->cublas) /* c = 1 * a + c, where c holds a copy of b */
-        return sl_vendor_saxpy_device(1.0f, k->d->a[i], k->d->c[i], k->d->n, ms);
-    return sl_vector_add_device(k->d->a[i], k->d->b[i], k->d->c[i], k->d->n, &k->opts, ms);
+        return sl_vendor_saxpy_device(1.0f, a, c, k->h->n, ms);
+    return sl_vector_add_device(a, b, c, k->h->n, &k->opts, ms);
 }
 
-/* Runs one device column once on copy 0 and compares with the CPU. */
-static int validate_device(kernel_run *k, host_buffers *h, const char *name)
+/* Before the checked run (on copy 0): c poisoned with NaN, so a kernel that
+ * writes nothing fails; cuBLAS adds into c, so it gets b on top. */
+static sl_status poison_device_output(void *ctx)
 {
-    size_t bytes = h->n * sizeof(float);
-    double ms;
-    sl_status st = sl_device_fill_bytes(k->d->c[0], 0xFF, bytes); /* poison: NaN */
-    if (k->cublas && st == SL_OK) st = sl_copy_to_device(k->d->c[0], h->b, bytes);
-    if (st == SL_OK) st = time_kernel(k, &ms);
-    if (st == SL_OK) st = sl_copy_to_host(h->c, k->d->c[0], bytes);
-    k->next = 0;
-    if (st != SL_OK) {
-        fprintf(stderr, "%s failed at n=%zu: %s\n", name, h->n, sl_last_error());
+    kernel_run *k = ctx;
+    size_t bytes = k->h->n * sizeof(float);
+    sl_status st = sl_fill_bytes_device(k->d->copy[IN_C][0], 0xFF, bytes);
+    if (k->cublas && st == SL_OK) st = sl_copy_to_device(k->d->copy[IN_C][0], k->h->b, bytes);
+    return st;
+}
+
+/* After it: copy 0 of c against the CPU. cuBLAS computes 1*a + b with one
+ * rounding, the same as a + b. */
+static int check_device_result(void *ctx, const char *name, size_t n)
+{
+    kernel_run *k = ctx;
+    if (sl_copy_to_host(k->h->c, k->d->copy[IN_C][0], n * sizeof(float)) != SL_OK) {
+        fprintf(stderr, "%s failed at n=%zu: %s\n", name, n, sl_last_error());
         return 0;
     }
-    /* cuBLAS computes 1*a + b with one rounding, the same as a + b. */
-    return check_host_result(h, name);
+    return check_host_result(k->h, name, n);
+}
+
+/* cuBLAS: the vendor's own streaming kernel, c = 1 * a + c on copies of b. */
+static int bench_cublas(bench_env *env, bench_column *col, kernel_run *k, double *median_ms)
+{
+    for (int i = 0; i < k->d->copies; i++)
+        if (sl_copy_to_device(k->d->copy[IN_C][i], k->h->b, k->h->n * sizeof(float)) != SL_OK) {
+            fprintf(stderr, "cublas failed at n=%zu: %s\n", k->h->n, sl_last_error());
+            return 0;
+        }
+    k->cublas = 1;
+    col->name = env->emulated ? "cublas_emu" : "cublas";
+    return bench_column_run(env, k->h->n, col, median_ms);
 }
 
 typedef struct end_to_end_run {
@@ -162,83 +147,74 @@ static sl_status time_end_to_end(void *ctx, double *ms)
     return st;
 }
 
-static int bench_device(bench_env *env, host_buffers *h)
+/* End to end: both copies and the kernel, as a student's program pays. */
+static int bench_end_to_end(bench_env *env, host_buffers *h, double *e2e_ms)
 {
-    device_set d;
-    sl_status st = make_set(env, h, &d);
-    if (st != SL_OK) {
-        fprintf(stderr, "device buffers for n=%zu: %s\n", h->n, sl_last_error());
-        free_set(&d);
-        return 0;
-    }
-    int ok = 1;
     size_t bytes = 12 * h->n;
     char name[32];
-    for (int v = 1; ok && v <= sl_vector_add_version_count(); v++) {
-        kernel_run k = {&d, {v, 256}, 0, 0};
-        snprintf(name, sizeof name, "v%d", v);
-        ok = validate_device(&k, h, name);
-        sl_stats s;
-        if (ok && sl_time_repeat(time_kernel, &k, 2, bench_runs(env, bytes), &s) == SL_OK)
-            emit(env, h->n, name, &s, bytes);
-    }
-    /* cuBLAS: the vendor's own streaming kernel, on a copy of b. */
-    kernel_run k = {&d, {0, 0}, 0, 1};
-    for (int i = 0; ok && i < d.copies; i++)
-        ok = sl_copy_to_device(d.c[i], h->b, h->n * sizeof(float)) == SL_OK;
-    if (ok && validate_device(&k, h, "cublas")) {
-        sl_stats s;
-        if (sl_time_repeat(time_kernel, &k, 2, bench_runs(env, bytes), &s) == SL_OK)
-            emit(env, h->n, env->emulated ? "cublas_emu" : "cublas", &s, bytes);
-    }
-    free_set(&d);
-
-    /* End to end: both copies and the kernel, as a student's program pays. */
-    for (int v = 1; ok && v <= sl_vector_add_version_count(); v++) {
+    for (int v = 1; v <= sl_vector_add_version_count() && v <= BENCH_MAX_VERSIONS; v++) {
         end_to_end_run e = {h, {v, 256}};
         sl_stats s;
-        ok = sl_time_repeat(time_end_to_end, &e, 0, bench_runs(env, bytes), &s) == SL_OK;
-        if (!ok) {
+        if (sl_time_repeat(time_end_to_end, &e, 0, bench_runs(env, bytes), &s) != SL_OK) {
             fprintf(stderr, "v%d end to end failed at n=%zu: %s\n", v, h->n, sl_last_error());
-            break;
+            return 0;
         }
         snprintf(name, sizeof name, "v%d_e2e", v);
-        emit(env, h->n, name, &s, bytes);
+        bench_emit(env, h->n, name, &s, (double)bytes);
+        e2e_ms[v] = s.median_ms;
     }
+    return 1;
+}
+
+/* The header's targets, for the sizes where they are stated. */
+static void print_targets(const bench_table *t, const double *e2e_ms, int log2_n)
+{
+    int v = TARGET_VERSION;
+    printf("targets at n = 2^%d: v%d at %.1f%% of copy bandwidth (target >= 90%%), end to end %.1fx "
+           "slower than the kernel (expected about 10x: the bus)\n",
+           log2_n, v, bench_table_pct_copy(t, v), t->ms[v] > 0 ? e2e_ms[v] / t->ms[v] : 0.0);
+}
+
+static int bench_device(bench_env *env, void *chapter, int log2_n, size_t n)
+{
+    host_buffers *h = chapter;
+    size_t bytes = n * sizeof(float);
+    const void *host[3] = {h->a, h->b, NULL};
+    size_t sizes[3] = {bytes, bytes, bytes};
+    bench_inputs d;
+    if (bench_inputs_make(env, &d, 3, host, sizes, n) != SL_OK) return 0;
+    bench_table t = {.version_name = sl_vector_add_version_name, .versions = sl_vector_add_version_count(),
+                     .amount = 12.0 * (double)n, .vendor = "cuBLAS", .vendor_ms = -1.0};
+    kernel_run k = {h, &d, {0, 256}, 0};
+    bench_column col = {.ctx = &k, .run_device = time_kernel, .prepare = poison_device_output,
+                        .check = check_device_result, .inputs = &d, .bytes = 12 * n};
+    int ok = bench_copy_ceiling(env, n, &d, IN_A, &t.copy_gbs) && bench_versions(env, n, &col, &k.opts, &t) &&
+             bench_cublas(env, &col, &k, &t.vendor_ms);
+    bench_inputs_free(&d);
+    double e2e_ms[BENCH_MAX_VERSIONS + 1] = {0};
+    if (ok) ok = bench_end_to_end(env, h, e2e_ms);
+    if (ok) bench_table_print(env, &t);
+    if (ok && env->have_gpu && log2_n >= TARGET_LOG2_MIN) print_targets(&t, e2e_ms, log2_n);
     return ok;
 }
+
+static const bench_spec spec = {
+    .title = "01 vector add (c = a + b, 12 bytes per element)", .unit = BENCH_GBS, .name_width = 12,
+    .gpu_columns = "copy_d2d v1 v2 v3 cublas v1_e2e v2_e2e v3_e2e",
+    /* 2^10 .. 2^28 in steps of 4x; the emulator stops at 2^24, --quick at 2^20 */
+    .log2_min = 10, .log2_step = 2, .log2_max_gpu = 28, .log2_max_emulated = 24, .log2_max_no_device = 28,
+    .log2_max_quick = 20, .begin_size = begin_size, .cpu_columns = bench_cpu, .device_columns = bench_device};
 
 int main(int argc, char **argv)
 {
     bench_env env;
-    int rc = bench_init(&env, argc, argv, "01 vector add (c = a + b, 12 bytes per element)", COLUMNS);
+    int rc = bench_init(&env, argc, argv, &spec);
     if (rc) return rc;
-    int log2_max = env.quick ? 20 : env.emulated ? 24 : 28;
-    size_t max_n = (size_t)1 << log2_max;
-    host_buffers h = {malloc(max_n * sizeof(float)), malloc(max_n * sizeof(float)),
-                      malloc(max_n * sizeof(float)), malloc(max_n * sizeof(double)), 0};
-    if (!h.a || !h.b || !h.c || !h.ref) {
-        fprintf(stderr, "out of host memory for n = 2^%d\n", log2_max);
-        return 1;
-    }
-    sl_fill_uniform_f32(h.a, max_n, 1, -1.0f, 1.0f);
-    sl_fill_uniform_f32(h.b, max_n, 2, -1.0f, 1.0f);
+    size_t max_n = (size_t)1 << env.log2_max;
+    host_buffers h = {bench_host_uniform_f32(&env, max_n, 1, -1.0f, 1.0f),
+                      bench_host_uniform_f32(&env, max_n, 2, -1.0f, 1.0f),
+                      bench_host_alloc(&env, max_n * sizeof(float)), bench_host_alloc(&env, max_n * sizeof(double)), 0};
+    if (!h.a || !h.b || !h.c || !h.ref) return bench_finish(&env, 0);
     for (size_t i = 0; i < max_n; i++) h.ref[i] = (double)(float)((double)h.a[i] + (double)h.b[i]);
-    if (!env.have_gpu && !env.emulated)
-        bench_skip(&env, "v1 v2 v3 cublas v1_e2e v2_e2e v3_e2e", "no CUDA device on this machine");
-    printf("CPU columns use the host caches as they come: below a few MiB they are not DRAM numbers.\n");
-
-    int ok = 1;
-    for (int p = 10; ok && p <= log2_max; p += 2) {
-        h.n = (size_t)1 << p;
-        printf("n = 2^%d (%zu floats, %.1f MiB moved)\n", p, h.n, 12.0 * h.n / 1048576.0);
-        ok = bench_cpu(&env, &h);
-        if (ok && (env.have_gpu || env.emulated)) ok = bench_device(&env, &h);
-    }
-    free(h.a);
-    free(h.b);
-    free(h.c);
-    free(h.ref);
-    bench_finish(&env);
-    return ok ? 0 : 1;
+    return bench_finish(&env, bench_sizes(&env, &h));
 }

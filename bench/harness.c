@@ -1,4 +1,5 @@
-/* simtlab benchmarks — the shared harness (see harness.h). */
+/* simtlab benchmarks — the shared core of every chapter's benchmark (see
+ * harness.h for what it offers and the order a chapter follows). */
 #include "harness.h"
 
 #include <stdlib.h>
@@ -26,7 +27,7 @@ static void cpu_model(char *out, size_t cap)
     fclose(f);
 }
 
-static void write_csv_header(bench_env *env, const char *title, const char *columns)
+static void write_csv_header(bench_env *env, const char *title)
 {
     struct utsname u;
     char cpu[256], when[64];
@@ -39,17 +40,58 @@ static void write_csv_header(bench_env *env, const char *title, const char *colu
             sysconf(_SC_NPROCESSORS_ONLN));
     fprintf(env->csv, "# backend: %s; built for: %s\n", sl_backend_name(), sl_built_architectures());
     if (env->have_gpu || env->emulated)
-        fprintf(env->csv, "# device: %s (compute capability %d.%d, %d SMs)%s\n", env->device.name,
-                env->device.major, env->device.minor, env->device.sm_count,
+        fprintf(env->csv, "# device: %s (compute capability %d.%d, %d SMs)%s\n", env->device_info.name,
+                env->device_info.major, env->device_info.minor, env->device_info.sm_count,
                 env->emulated ? " — EMULATED: device times are CPU times" : "");
     else
         fprintf(env->csv, "# device: none (%s)\n", env->why_no_gpu);
-    fprintf(env->csv, "%s\n", columns);
+    fprintf(env->csv, "n,column,median_ms,min_ms,max_ms,%s\n",
+            env->spec->unit == BENCH_GFLOPS ? "gflops" : "gbs");
 }
 
-int bench_init(bench_env *env, int argc, char **argv, const char *title, const char *columns)
+static int log2_max_of_run(const bench_env *env)
+{
+    const bench_spec *spec = env->spec;
+    if (env->quick) return spec->log2_max_quick;
+    if (env->emulated) return spec->log2_max_emulated;
+    return env->have_gpu ? spec->log2_max_gpu : spec->log2_max_no_device;
+}
+
+static void probe_device(bench_env *env)
+{
+    env->emulated = sl_backend_is_emulator();
+    if (sl_device_query(0, &env->device_info) == SL_OK) {
+        env->have_gpu = !env->emulated;
+    } else {
+        env->emulated = 0;
+        snprintf(env->why_no_gpu, sizeof env->why_no_gpu, "%s", sl_last_error());
+        char *hint = strstr(env->why_no_gpu, " — hint:"); /* make doctor explains it */
+        if (hint) snprintf(hint, sizeof env->why_no_gpu - (size_t)(hint - env->why_no_gpu), "; see make doctor");
+    }
+    env->device = env->have_gpu || env->emulated;
+}
+
+/* What every chapter says before its first size: what ran where. */
+static void print_notes(bench_env *env)
+{
+    const sl_device_info *d = &env->device_info;
+    printf("simtlab benchmark — %s\n", env->spec->title);
+    if (env->have_gpu)
+        printf("device: %s (sm_%d%d, %d SMs)\n", d->name, d->major, d->minor, d->sm_count);
+    else if (env->emulated)
+        printf("device: %s — EMULATED: device columns are CPU-emulator times, not GPU times\n", d->name);
+    else
+        printf("device: none — GPU columns are skipped (%s)\n", env->why_no_gpu);
+    if (!env->device) bench_skip(env, env->spec->gpu_columns, "no CUDA device on this machine");
+    if (env->emulated)
+        printf("Device columns are CPU-emulator times: they show the emulator's costs, not a GPU's.\n");
+    printf("CPU columns use the host caches as they come: below a few MiB they are not DRAM numbers.\n");
+}
+
+int bench_init(bench_env *env, int argc, char **argv, const bench_spec *spec)
 {
     memset(env, 0, sizeof *env);
+    env->spec = spec;
     const char *csv_path = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--csv") == 0 && i + 1 < argc) {
@@ -61,41 +103,60 @@ int bench_init(bench_env *env, int argc, char **argv, const char *title, const c
             return 2;
         }
     }
-    env->emulated = sl_backend_is_emulator();
-    if (sl_device_query(0, &env->device) == SL_OK) {
-        env->have_gpu = !env->emulated;
-    } else {
-        env->emulated = 0;
-        snprintf(env->why_no_gpu, sizeof env->why_no_gpu, "%s", sl_last_error());
-        char *hint = strstr(env->why_no_gpu, " — hint:"); /* make doctor explains it */
-        if (hint) snprintf(hint, sizeof env->why_no_gpu - (size_t)(hint - env->why_no_gpu), "; see make doctor");
-    }
-    printf("simtlab benchmark — %s\n", title);
-    if (env->have_gpu)
-        printf("device: %s (sm_%d%d, %d SMs)\n", env->device.name, env->device.major,
-               env->device.minor, env->device.sm_count);
-    else if (env->emulated)
-        printf("device: %s — EMULATED: device columns are CPU-emulator times, not GPU times\n",
-               env->device.name);
-    else
-        printf("device: none — GPU columns are skipped (%s)\n", env->why_no_gpu);
+    probe_device(env);
+    env->log2_max = log2_max_of_run(env);
     if (csv_path) {
         env->csv = fopen(csv_path, "w");
         if (!env->csv) {
             fprintf(stderr, "cannot write %s\n", csv_path);
             return 2;
         }
-        write_csv_header(env, title, columns);
+        write_csv_header(env, spec->title);
     }
+    print_notes(env);
     return 0;
 }
 
-void bench_finish(bench_env *env)
+int bench_finish(bench_env *env, int ok)
 {
+    for (int i = 0; i < env->host_count; i++) free(env->host[i]);
+    env->host_count = 0;
     if (env->csv) fclose(env->csv);
     env->csv = NULL;
     size_t leaks = sl_alloc_report_leaks(stderr);
     if (leaks) fprintf(stderr, "benchmark leaked %zu device buffers\n", leaks);
+    return ok ? 0 : 1;
+}
+
+void *bench_host_alloc(bench_env *env, size_t bytes)
+{
+    void *p = env->host_count < BENCH_MAX_HOST_BUFFERS ? malloc(bytes) : NULL;
+    if (!p) {
+        fprintf(stderr, "out of host memory for n = 2^%d\n", env->log2_max);
+        return NULL;
+    }
+    env->host[env->host_count++] = p;
+    return p;
+}
+
+float *bench_host_uniform_f32(bench_env *env, size_t n, uint64_t seed, float lo, float hi)
+{
+    float *p = bench_host_alloc(env, n * sizeof(float));
+    if (p) sl_fill_uniform_f32(p, n, seed, lo, hi);
+    return p;
+}
+
+int bench_sizes(bench_env *env, void *chapter)
+{
+    const bench_spec *spec = env->spec;
+    int ok = 1;
+    for (int p = spec->log2_min; ok && p <= env->log2_max; p += spec->log2_step) {
+        size_t n = (size_t)1 << p;
+        spec->begin_size(chapter, p, n);
+        ok = spec->cpu_columns(env, chapter, n);
+        if (ok && env->device) ok = spec->device_columns(env, chapter, p, n);
+    }
+    return ok;
 }
 
 void bench_skip(bench_env *env, const char *columns, const char *reason)
@@ -106,7 +167,7 @@ void bench_skip(bench_env *env, const char *columns, const char *reason)
 
 int bench_rotation(const bench_env *env, size_t bytes)
 {
-    size_t l2 = env->device.l2_bytes > 0 ? (size_t)env->device.l2_bytes : (size_t)50 << 20;
+    size_t l2 = env->device_info.l2_bytes > 0 ? (size_t)env->device_info.l2_bytes : (size_t)50 << 20;
     if (bytes == 0) return 1;
     size_t copies = (2 * l2 + bytes - 1) / bytes;
     return copies < 1 ? 1 : copies > 64 ? 64 : (int)copies;
@@ -118,13 +179,201 @@ int bench_runs(const bench_env *env, size_t bytes)
     return env->quick ? 3 : runs;
 }
 
-double bench_gbs(size_t bytes, double ms) { return ms > 0 ? (double)bytes / (ms * 1e6) : 0.0; }
+double bench_rate(double amount, double ms) { return ms > 0 ? amount / (ms * 1e6) : 0.0; }
 
-sl_status bench_time_host(void *call, double *ms)
+const char *bench_unit_label(const bench_env *env) { return env->spec->unit == BENCH_GFLOPS ? "GFLOP/s" : "GB/s"; }
+
+static void emit_row(bench_env *env, size_t n, const char *column, const sl_stats *s, double rate,
+                     const char *label)
 {
-    bench_host_call *c = call;
+    printf("  %-*s %12.4f ms %10.2f %s  (min %.4f, max %.4f)\n", env->spec->name_width, column, s->median_ms,
+           rate, label, s->min_ms, s->max_ms);
+    if (env->csv)
+        fprintf(env->csv, "%zu,%s,%.6f,%.6f,%.6f,%.3f\n", n, column, s->median_ms, s->min_ms, s->max_ms, rate);
+}
+
+void bench_emit(bench_env *env, size_t n, const char *column, const sl_stats *s, double amount)
+{
+    emit_row(env, n, column, s, bench_rate(amount, s->median_ms), bench_unit_label(env));
+}
+
+/* ---- rotated device copies of the inputs -------------------------------- */
+sl_status bench_inputs_make(bench_env *env, bench_inputs *in, int count, const void *const *host,
+                            const size_t *bytes, size_t n)
+{
+    memset(in, 0, sizeof *in);
+    size_t total = 0;
+    for (int i = 0; i < count; i++) total += bytes[i];
+    in->count = count < BENCH_MAX_INPUTS ? count : BENCH_MAX_INPUTS;
+    in->copies = bench_rotation(env, total);
+    sl_status st = SL_OK;
+    for (int i = 0; st == SL_OK && i < in->count; i++) {
+        in->bytes[i] = bytes[i];
+        in->copy[i] = calloc((size_t)in->copies, sizeof *in->copy[i]);
+        if (!in->copy[i]) st = SL_ERR_HOST_MEMORY;
+    }
+    for (int k = 0; st == SL_OK && k < in->copies; k++)
+        for (int i = 0; st == SL_OK && i < in->count; i++) {
+            st = sl_alloc_device(&in->copy[i][k], bytes[i]);
+            if (st == SL_OK && host[i]) st = sl_copy_to_device(in->copy[i][k], host[i], bytes[i]);
+        }
+    if (st != SL_OK) {
+        const char *why = st == SL_ERR_HOST_MEMORY ? "out of host memory" : sl_last_error();
+        fprintf(stderr, "device buffers for n=%zu: %s\n", n, why);
+        bench_inputs_free(in);
+    }
+    return st;
+}
+
+int bench_inputs_next(bench_inputs *in)
+{
+    int k = in->next;
+    in->next = (in->next + 1) % in->copies;
+    return k;
+}
+
+void bench_inputs_free(bench_inputs *in)
+{
+    for (int i = 0; i < in->count; i++) {
+        for (int k = 0; in->copy[i] && k < in->copies; k++) sl_free_device(in->copy[i][k]);
+        free(in->copy[i]);
+    }
+    memset(in, 0, sizeof *in);
+}
+
+/* ---- columns ------------------------------------------------------------ */
+static sl_status time_host(void *column, double *ms)
+{
+    const bench_column *col = column;
     double t = sl_host_ms();
-    c->fn(c->ctx);
+    col->run_host(col->ctx);
     *ms = sl_host_ms() - t;
     return SL_OK;
+}
+
+static sl_status run_once(const bench_column *col)
+{
+    double ms;
+    sl_status st = col->prepare ? col->prepare(col->ctx) : SL_OK;
+    if (col->inputs) col->inputs->next = 0; /* the checked run reads copy 0 */
+    if (st == SL_OK && col->run_host) col->run_host(col->ctx);
+    else if (st == SL_OK) st = col->run_device(col->ctx, &ms);
+    if (col->inputs) col->inputs->next = 0; /* and the timed runs start there again */
+    return st;
+}
+
+int bench_column_run(bench_env *env, size_t n, const bench_column *col, double *median_ms)
+{
+    if (median_ms) *median_ms = -1.0;
+    sl_status st = run_once(col);
+    if (st == SL_ERR_UNSUPPORTED) {
+        bench_skip(env, col->name, sl_last_error());
+        return 1;
+    }
+    if (st == SL_OK && !col->check(col->ctx, col->name, n)) return 0;
+    sl_stats s;
+    int runs = bench_runs(env, col->bytes);
+    if (st == SL_OK)
+        st = col->run_host ? sl_time_repeat(time_host, (void *)col, 1, runs, &s)
+                           : sl_time_repeat(col->run_device, col->ctx, 2, runs, &s);
+    if (st != SL_OK) {
+        fprintf(stderr, "%s failed at n=%zu: %s\n", col->name, n, sl_last_error());
+        return 0;
+    }
+    bench_emit(env, n, col->name, &s, env->spec->unit == BENCH_GFLOPS ? col->flops : (double)col->bytes);
+    if (median_ms) *median_ms = s.median_ms;
+    return 1;
+}
+
+int bench_columns(bench_env *env, size_t n, const bench_column *cols, int count)
+{
+    int ok = 1;
+    for (int i = 0; ok && i < count; i++) ok = bench_column_run(env, n, &cols[i], NULL);
+    return ok;
+}
+
+int bench_versions(bench_env *env, size_t n, const bench_column *col, sl_opts *opts, bench_table *t)
+{
+    bench_column version = *col;
+    char name[16];
+    version.name = name;
+    int ok = 1;
+    for (int v = 1; ok && v <= t->versions && v <= BENCH_MAX_VERSIONS; v++) {
+        opts->version = v;
+        snprintf(name, sizeof name, "v%d", v);
+        ok = bench_column_run(env, n, &version, &t->ms[v]);
+    }
+    return ok;
+}
+
+/* ---- the copy ceiling ---------------------------------------------------- */
+typedef struct copy_run {
+    bench_inputs *in;
+    int input;
+    void *dst;
+} copy_run;
+
+static sl_status time_copy(void *ctx, double *ms)
+{
+    copy_run *c = ctx;
+    const void *src = c->in->copy[c->input][bench_inputs_next(c->in)];
+    return sl_copy_device_to_device_timed(c->dst, src, c->in->bytes[c->input], ms);
+}
+
+int bench_copy_ceiling(bench_env *env, size_t n, bench_inputs *in, int input, double *copy_gbs)
+{
+    size_t bytes = in->bytes[input];
+    copy_run c = {in, input, NULL};
+    sl_stats s;
+    *copy_gbs = 0.0;
+    in->next = 0;
+    sl_status st = sl_alloc_device(&c.dst, bytes);
+    if (st == SL_OK) st = sl_time_repeat(time_copy, &c, 0, bench_runs(env, 2 * bytes), &s);
+    in->next = 0;
+    sl_free_device(c.dst);
+    if (st != SL_OK) {
+        fprintf(stderr, "copy_d2d failed at n=%zu: %s\n", n, sl_last_error());
+        return 0;
+    }
+    *copy_gbs = bench_rate(2.0 * (double)bytes, s.median_ms);
+    emit_row(env, n, "copy_d2d", &s, *copy_gbs, "GB/s");
+    return 1;
+}
+
+/* ---- the per-size table -------------------------------------------------- */
+double bench_table_rate(const bench_table *t, int version) { return bench_rate(t->amount, t->ms[version]); }
+
+double bench_table_pct_copy(const bench_table *t, int version)
+{
+    return t->copy_gbs > 0 ? 100.0 * bench_table_rate(t, version) / t->copy_gbs : 0.0;
+}
+
+double bench_table_pct_vendor(const bench_table *t, int version)
+{
+    return t->vendor_ms > 0 && t->ms[version] > 0 ? 100.0 * t->vendor_ms / t->ms[version] : 0.0;
+}
+
+int bench_table_best(const bench_table *t)
+{
+    int best = 1;
+    for (int v = 2; v <= t->versions && v <= BENCH_MAX_VERSIONS; v++)
+        if (t->ms[v] > 0 && t->ms[v] < t->ms[best]) best = v;
+    return best;
+}
+
+void bench_table_print(const bench_env *env, const bench_table *t)
+{
+    const double *ms = t->ms;
+    char vendor[32];
+    snprintf(vendor, sizeof vendor, "%%%s", t->vendor);
+    printf("  %-44s %10s %9s %7s %7s %6s %6s\n", "version", "ms", bench_unit_label(env), "%copy", vendor, "step",
+           "vs v1");
+    for (int v = 1; v <= t->versions && v <= BENCH_MAX_VERSIONS; v++) {
+        if (ms[v] <= 0) continue;
+        printf("  %-44s %10.4f %9.2f %6.1f%% ", t->version_name(v), ms[v], bench_table_rate(t, v),
+               bench_table_pct_copy(t, v));
+        if (t->vendor_ms > 0) printf("%6.1f%% ", bench_table_pct_vendor(t, v));
+        else printf("%7s ", "-");
+        printf("%5.2fx %5.1fx\n", v > 1 && ms[v - 1] > 0 ? ms[v - 1] / ms[v] : 1.0, ms[1] > 0 ? ms[1] / ms[v] : 0.0);
+    }
 }

@@ -9,9 +9,11 @@ bin="$build/bin"
 status=0
 
 plot() { # csv png title columns...
-  local csv=$1 png=$2 title=$3; shift 3
+  local csv=$1 png=$2 title=$3 unit=GB/s; shift 3
+  # the rate's CSV column (bench_init writes gbs or gflops) names the unit
+  [ "$(grep -v '^#' "$csv" | head -n 1 | cut -d, -f6)" = gflops ] && unit=GFLOP/s
   if command -v gnuplot >/dev/null 2>&1; then
-    gnuplot -e "csv='$csv'; png='$png'; title='$title'; columns='$*'" bench/plot.gp 2>/dev/null \
+    gnuplot -e "csv='$csv'; png='$png'; title='$title'; columns='$*'; unit='$unit'" bench/plot.gp 2>/dev/null \
       && echo "chart: $png" || echo "gnuplot could not draw $png (no pngcairo terminal?)"
   fi
 }

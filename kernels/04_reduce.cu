@@ -18,19 +18,36 @@
  *   v9  single pass, last block done           (one launch, deterministic)
  *
  * v1-v7 are two-pass (v1-v6 run the same kernel again over the partials
- * until one value is left; v7 finishes with one small block). Five
- * operators (kernels/04_reduce_ops.cuh) go through every version: float sum
- * with a float or a double accumulator, exact int sum into long long, float
- * max and argmax, where NaN wins and ties go to the lowest index.
+ * until one value is left; v7 finishes with one small block).
  *
- * This file: the plan of each launch (grid, scratch) and the dispatcher.
- * Host code reaches every version through sl_reduce_launch (C linkage).
+ * The files, in reading order:
+ *   kernels/04_reduce.h            the contract with host/04_reduce.c
+ *   kernels/04_reduce.cu           this file: names, the rules
+ *                                  (sl_reduce_check), the plan of grid and
+ *                                  scratch, made once (sl_reduce_plan_make),
+ *                                  and sl_reduce_launch, which hands the
+ *                                  plan to the file that runs it
+ *   kernels/04_reduce_ladder.cu    v1-v6 on the float sum: the lesson
+ *   kernels/04_reduce_fast.cu      v7-v9 on the float sum: the lesson
+ *   kernels/04_reduce_sum_f32.cuh  warp_sum (v5) and block_sum_unrolled
+ *                                  (v6), which v7-v9 reuse
+ *   kernels/04_reduce_ops.cuh      the other operators: float sum with a
+ *   kernels/04_reduce_ops.cu       double accumulator, exact int sum into
+ *                                  long long, max and argmax (NaN wins, ties
+ *                                  go to the lowest index), through the same
+ *                                  nine versions, written once as templates
+ *   kernels/04_reduce_family.cuh   what these files hand each other
+ *   kernels/04_reduce_vendor.cu    CUB, the reference (CUDA backend only)
+ *
  * Build and run: make examples && build/bin/04_reduce        (GPU)
  *                                 build/bin/04_reduce_emu    (CPU emulator)
+ * one version:   build/bin/04_reduce_emu 1000003 3 256       (n, version, block)
+ * test, bench:   build/bin/test_04_reduce_emu, build/bin/bench_04_reduce
  */
 #include <limits.h>
+#include <string.h>
 
-#include "04_reduce_ops.cuh"
+#include "04_reduce_family.cuh"
 #include "common/sl_launch.h"
 
 extern "C" const char *sl_reduce_kernel_name(int version)
@@ -73,66 +90,94 @@ extern "C" size_t sl_reduce_result_bytes(sl_reduce_op op)
     }
 }
 
-/* Two waves of resident blocks: more only add partials (v7, v9) or atomics
- * (v8); fewer leave SMs idle. */
-static unsigned resident_grid(int block) { return sl_resident_blocks(block, 2u); }
+/* ---- the rules and the plan ---------------------------------------------------- */
+
+extern "C" sl_reduce_problem sl_reduce_check(int version, sl_reduce_op op, size_t n, int block)
+{
+    if (version < 1 || version > SL_REDUCE_VERSIONS) return SL_REDUCE_BAD_VERSION;
+    if (sl_reduce_result_bytes(op) == 0) return SL_REDUCE_BAD_OP;
+    if (n == 0) return SL_REDUCE_EMPTY;
+    if (block < SL_REDUCE_MIN_BLOCK || block > SL_REDUCE_MAX_BLOCK || (block & (block - 1)) != 0)
+        return SL_REDUCE_BAD_BLOCK;
+    if (version == 8 && op == SL_REDUCE_ARGMAX_F32 && n > SL_REDUCE_V8_ARGMAX_MAX_N)
+        return SL_REDUCE_V8_ARGMAX_TOO_LARGE;
+    return SL_REDUCE_FINE;
+}
+
+/* v1-v6: values one block reduces per pass (v4-v6 add two while loading). */
+static size_t values_per_block(const sl_reduce_plan *plan)
+{
+    return (size_t)plan->block * (plan->version >= 4 ? 2 : 1);
+}
+
+static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
 
 static size_t round16(size_t bytes) { return (bytes + 15u) & ~(size_t)15u; }
 
-static bool block_ok(int block)
-{
-    return block >= SL_REDUCE_MIN_BLOCK && block <= SL_REDUCE_MAX_BLOCK && (block & (block - 1)) == 0;
-}
-
 /* The grid and scratch of one reduction. v1-v6: a block per 1 or 2 blocks'
  * worth of elements, partials A for the first pass and B for the second
- * (later passes alternate, each smaller). v7-v9: a resident-sized grid. */
-static cudaError_t make_plan(int version, sl_reduce_op op, size_t n, int block, sl_reduce_plan *plan)
+ * (later passes alternate, each smaller). v7-v9: two waves of resident
+ * blocks (more only add partials or atomics; fewer leave SMs idle), no more
+ * than there are 16-byte vectors to read; partials A for v7 and v9. */
+extern "C" cudaError_t sl_reduce_plan_make(int version, sl_reduce_op op, size_t n, int block, sl_reduce_plan *plan)
 {
-    size_t acc_bytes = sl_reduce_result_bytes(op);
-    if (version < 1 || version > SL_REDUCE_VERSIONS || acc_bytes == 0 || n == 0) return cudaErrorInvalidValue;
-    if (!block_ok(block)) return cudaErrorInvalidConfiguration;
-    plan->count_a = plan->count_b = 0;
+    if (!plan) return cudaErrorInvalidValue;
+    memset(plan, 0, sizeof *plan); /* a plan that failed is all zeros */
+    if (sl_reduce_check(version, op, n, block) != SL_REDUCE_FINE) return cudaErrorInvalidValue;
+    sl_reduce_plan p = *plan;
+    p.version = version;
+    p.op = op;
+    p.n = n;
+    p.block = block;
     if (version <= 6) {
-        size_t per_block = (size_t)block * (version >= 4 ? 2 : 1);
-        size_t blocks = (n + per_block - 1) / per_block;
+        size_t blocks = ceil_div(n, values_per_block(&p));
         if (blocks > INT_MAX) return cudaErrorInvalidConfiguration; /* grid.x limit 2^31 - 1 */
-        size_t second = (blocks + per_block - 1) / per_block;
-        plan->grid = (unsigned)blocks;
-        plan->count_a = blocks > 1 ? blocks : 0;
-        plan->count_b = second > 1 ? second : 0;
+        size_t second = ceil_div(blocks, values_per_block(&p));
+        p.grid = (unsigned)blocks;
+        p.count_a = blocks > 1 ? blocks : 0;
+        p.count_b = second > 1 ? second : 0;
     } else {
-        if (version == 8 && op == SL_REDUCE_ARGMAX_F32 && n > SL_REDUCE_V8_ARGMAX_MAX_N) return cudaErrorInvalidValue;
-        size_t vectors = n / 4 + 1;
-        size_t blocks = (vectors + (size_t)block - 1) / (size_t)block;
-        unsigned cap = resident_grid(block);
-        plan->grid = blocks < cap ? (unsigned)blocks : cap;
-        if (version != 8) plan->count_a = plan->grid;
+        size_t blocks = ceil_div(n / 4 + 1, (size_t)block);
+        unsigned cap = sl_resident_blocks(block, 2u);
+        p.grid = blocks < cap ? (unsigned)blocks : cap;
+        if (version != 8) p.count_a = p.grid;
     }
-    plan->offset_a = 16; /* after the header: v8's key, v9's counter */
-    plan->offset_b = plan->offset_a + round16(plan->count_a * acc_bytes);
-    plan->bytes = plan->offset_b + round16(plan->count_b * acc_bytes);
+    size_t acc_bytes = sl_reduce_result_bytes(op);
+    p.offset_a = 16; /* after the header: v8's key, v9's counter */
+    p.offset_b = p.offset_a + round16(p.count_a * acc_bytes);
+    p.workspace_bytes = p.offset_b + round16(p.count_b * acc_bytes);
+    *plan = p;
     return cudaSuccess;
 }
 
-extern "C" cudaError_t sl_reduce_workspace_bytes(int version, sl_reduce_op op, size_t n, int block, size_t *bytes)
+/* ---- running a plan ------------------------------------------------------------- */
+
+cudaError_t sl_reduce_ladder_passes(const sl_reduce_plan *plan, const void *x, unsigned char *ws, void *out,
+                                    sl_reduce_pass_fn first, sl_reduce_pass_fn again, cudaStream_t stream)
 {
-    sl_reduce_plan plan;
-    cudaError_t err = make_plan(version, op, n, block, &plan);
-    if (bytes) *bytes = err == cudaSuccess ? plan.bytes : 0;
+    size_t per_block = values_per_block(plan);
+    void *partials[2] = {ws + plan->offset_a, ws + plan->offset_b};
+    size_t blocks = plan->grid;
+    void *dst = blocks == 1 ? out : partials[0];
+    cudaError_t err = first(plan, x, plan->n, dst, (unsigned)blocks, stream);
+    for (int k = 1; err == cudaSuccess && blocks > 1; k ^= 1) {
+        const void *src = dst;
+        size_t count = blocks;
+        blocks = ceil_div(count, per_block);
+        dst = blocks == 1 ? out : partials[k];
+        err = again(plan, src, count, dst, (unsigned)blocks, stream);
+    }
     return err;
 }
 
-extern "C" cudaError_t sl_reduce_launch(int version, sl_reduce_op op, const void *x, size_t n, int block,
-                                        void *workspace, size_t workspace_bytes, void *out, cudaStream_t stream,
-                                        unsigned *grid_out)
+/* Trusts the plan (sl_reduce_plan_make checked everything); the float sum
+ * runs the lesson's kernels, the other operators their templates. */
+extern "C" cudaError_t sl_reduce_launch(const sl_reduce_plan *plan, const void *x, void *workspace, void *out,
+                                        cudaStream_t stream)
 {
-    sl_reduce_plan plan;
-    cudaError_t err = make_plan(version, op, n, block, &plan);
-    if (err != cudaSuccess) return err;
-    if (!x || !out || !workspace || workspace_bytes < plan.bytes) return cudaErrorInvalidValue;
+    if (!plan || !x || !workspace || !out) return cudaErrorInvalidValue;
     unsigned char *ws = static_cast<unsigned char *>(workspace);
-    if (grid_out) *grid_out = plan.grid;
-    if (version <= 6) return sl_reduce_ladder_run(version, op, x, n, block, &plan, ws, out, stream);
-    return sl_reduce_fast_run(version, op, x, n, block, &plan, ws, out, stream);
+    if (plan->op != SL_REDUCE_SUM_F32) return sl_reduce_ops_run(plan, x, ws, out, stream);
+    if (plan->version <= 6) return sl_reduce_ladder_sum_f32(plan, x, ws, out, stream);
+    return sl_reduce_fast_sum_f32(plan, x, ws, out, stream);
 }

@@ -1,85 +1,110 @@
 /* Chapter 04 — reduction, v7 to v9: a grid that fits the GPU, 16-byte
- * loads, and then fewer passes (see kernels/04_reduce.cu for the ladder).
+ * loads, and then fewer passes, on the float sum (see kernels/04_reduce.cu
+ * for the whole ladder).
  *
  * All three size the grid to the GPU (a few blocks per SM, from
- * cudaDevAttrMultiProcessorCount) and let each thread walk the array with a
- * grid-stride loop, so the number of blocks, partial results and atomics no
- * longer grows with n. */
-#include "04_reduce_ops.cuh"
+ * cudaDevAttrMultiProcessorCount; sl_reduce_plan_make does it) and let each
+ * thread walk the array with a grid-stride loop, so the number of blocks,
+ * partial results and atomics no longer grows with n. warp_sum and
+ * block_sum_unrolled, from v5 and v6, are in kernels/04_reduce_sum_f32.cuh.
+ * The same versions for the other operators: kernels/04_reduce_ops.cu. */
+#include "04_reduce_family.cuh"
+#include "04_reduce_sum_f32.cuh"
+
+/* v7-v9's load phase: each thread of the grid adds its share of x in one
+ * register. `head` scalar elements bring x to a 16-byte boundary; then
+ * whole float4 vectors, a grid-stride apart so that each step of the grid
+ * reads one contiguous stretch; then the at most 3 elements of the tail. */
+static __device__ __forceinline__ float thread_sum(const float *__restrict__ x, size_t n, size_t head)
+{
+    size_t tid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    size_t body = (n - head) / 4;
+    float v = 0.0f;
+    if (tid < head) v = x[tid];
+    const float4 *x4 = reinterpret_cast<const float4 *>(x + head);
+    for (size_t j = tid; j < body; j += stride) {
+        float4 q = x4[j];
+        v += (q.x + q.y) + (q.z + q.w);
+    }
+    size_t tail = head + 4 * body;
+    if (tid < n - tail) v += x[tail + tid];
+    return v;
+}
 
 /* v7 — many elements per thread, 16-byte loads.
  * v6 still ran one block per 2 * BLOCK elements: millions of blocks for a
  * large n, each paying for its tree. Here a resident-sized grid strides over
- * the array in float4/int4 loads (a quarter of the load instructions), each
- * thread combines its elements in a register, and the tree runs once per
+ * the array in float4 loads (a quarter of the load instructions), each
+ * thread adds its elements in a register, and v6's tree runs once per
  * block. Cost: a scalar head and tail for any n and alignment; still a
  * second launch over the few thousand partials. */
-template <class Op, class In, int BLOCK>
-__global__ void __launch_bounds__(BLOCK)
-    reduce_v7_vectorized(const In *__restrict__ x, size_t n, size_t head, typename Op::acc *__restrict__ partials)
+template <int BLOCK>
+__global__ void __launch_bounds__(BLOCK) reduce_v7_vectorized(const float *__restrict__ x, size_t n, size_t head,
+                                                              float *__restrict__ partials)
 {
-    typedef typename Op::acc acc;
-    __shared__ acc s[BLOCK];
-    acc v = sl_block_reduce_unrolled<Op, BLOCK>(s, sl_thread_accumulate<Op>(x, n, head));
+    __shared__ float s[BLOCK];
+    float v = block_sum_unrolled<BLOCK>(s, thread_sum(x, n, head));
     if (threadIdx.x == 0) partials[blockIdx.x] = v;
 }
 
-/* v7's second pass: one block folds the partials with a block-stride loop. */
-template <class Op, int BLOCK>
-__global__ void __launch_bounds__(BLOCK)
-    reduce_partials_one_block(const typename Op::acc *__restrict__ partials, size_t count,
-                              typename Op::acc *__restrict__ out)
+/* v7's second pass: one block adds the partials with a block-stride loop. */
+template <int BLOCK>
+__global__ void __launch_bounds__(BLOCK) reduce_partials_one_block(const float *__restrict__ partials, size_t count,
+                                                                   float *__restrict__ out)
 {
-    typedef typename Op::acc acc;
-    __shared__ acc s[BLOCK];
-    acc v = Op::identity();
-    for (size_t i = threadIdx.x; i < count; i += BLOCK) v = Op::combine(v, partials[i]);
-    v = sl_block_reduce_unrolled<Op, BLOCK>(s, v);
+    __shared__ float s[BLOCK];
+    float v = 0.0f;
+    for (size_t i = threadIdx.x; i < count; i += BLOCK) v += partials[i];
+    v = block_sum_unrolled<BLOCK>(s, v);
     if (threadIdx.x == 0) *out = v;
+}
+
+/* v8/v9's block reduction, shuffles only. Each warp adds its own 32 values,
+ * lane 0 of each warp leaves the warp's sum in warp_sums (32 floats of
+ * shared memory), and warp 0 adds those: one barrier instead of
+ * log2(block). Every thread of the block must call it; thread 0 returns the
+ * sum. Call __syncthreads() before reusing warp_sums. */
+static __device__ __forceinline__ float block_sum_shfl(float v, float *warp_sums)
+{
+    unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
+    v = warp_sum(v);
+    if (lane == 0) warp_sums[warp] = v;
+    __syncthreads();
+    if (warp == 0) v = warp_sum(lane < warps ? warp_sums[lane] : 0.0f);
+    return v;
 }
 
 /* v8 — warp-shuffle block reduction, one atomic per block.
  * v7 needed a second launch, and its tree a barrier per level. Here each
  * warp reduces with shuffles, warp 0 reduces the warps' results (one
- * barrier), and thread 0 merges the block's result into the answer with a
- * single atomic: atomicAdd for sums; for max, atomicMax on the float's bits
- * made order-preserving as an unsigned (sl_float_order_key), because CUDA
- * has no float atomicMax and a CAS loop would retry under contention. Cost:
- * the target must be zeroed first (a memset), max/argmax need a tiny decode
- * launch, and float sums now depend on the order the atomics land in. */
-template <class Op, class In>
-__global__ void reduce_v8_atomic(const In *__restrict__ x, size_t n, size_t head, typename Op::atom *target)
+ * barrier), and thread 0 adds the block's sum to the answer with a single
+ * atomicAdd (the other operators: max and argmax use an integer atomicMax
+ * on an order-preserving key, see kernels/04_reduce_ops.cuh). Cost: the
+ * answer must be zeroed first (a memset), and float sums now depend on the
+ * order the atomics land in. */
+__global__ void reduce_v8_atomic(const float *__restrict__ x, size_t n, size_t head, float *out)
 {
-    typedef typename Op::acc acc;
-    __shared__ acc warp_sums[32];
-    acc v = sl_block_reduce_shfl<Op>(sl_thread_accumulate<Op>(x, n, head), warp_sums);
-    if (threadIdx.x == 0) Op::atomic_merge(target, v);
-}
-
-/* v8 for max and argmax: the atomics' key back into the result type. */
-template <class Op>
-__global__ void reduce_decode(const typename Op::atom *target, typename Op::acc *out)
-{
-    *out = Op::decode(*target);
+    __shared__ float warp_sums[32];
+    float v = block_sum_shfl(thread_sum(x, n, head), warp_sums);
+    if (threadIdx.x == 0) atomicAdd(out, v);
 }
 
 /* v9 — single pass: the last block done reduces the partials.
- * v8 needed a memset before and (for max) a decode after, and its float
- * sums were not reproducible. Here each block writes its partial, makes it
- * visible to the whole GPU (__threadfence), then takes a ticket from a
- * counter; the block that draws the last ticket knows every partial is
- * written and reduces them, in a fixed order. One launch, no atomics on
- * the data. atomicInc(counter, grid - 1) wraps to 0 on the last ticket, so
- * the counter is reset for the next launch without another instruction.
- * Cost: the last block's extra work, and a counter that must start at 0. */
-template <class Op, class In>
-__global__ void reduce_v9_single_pass(const In *__restrict__ x, size_t n, size_t head,
-                                      typename Op::acc *partials, unsigned *counter, typename Op::acc *out)
+ * v8 needed a memset before, and its float sums were not reproducible.
+ * Here each block writes its partial, makes it visible to the whole GPU
+ * (__threadfence), then takes a ticket from a counter; the block that draws
+ * the last ticket knows every partial is written and adds them, in a fixed
+ * order. One launch, no atomics on the data. atomicInc(counter, grid - 1)
+ * wraps to 0 on the last ticket, so the counter is reset for the next
+ * launch without another instruction. Cost: the last block's extra work,
+ * and a counter that must start at 0. */
+__global__ void reduce_v9_single_pass(const float *__restrict__ x, size_t n, size_t head, float *partials,
+                                      unsigned *counter, float *out)
 {
-    typedef typename Op::acc acc;
-    __shared__ acc warp_sums[32];
+    __shared__ float warp_sums[32];
     __shared__ int is_last_block;
-    acc v = sl_block_reduce_shfl<Op>(sl_thread_accumulate<Op>(x, n, head), warp_sums);
+    float v = block_sum_shfl(thread_sum(x, n, head), warp_sums);
     if (threadIdx.x == 0) {
         partials[blockIdx.x] = v;
         __threadfence(); /* the partial is visible everywhere before the ticket is */
@@ -89,87 +114,50 @@ __global__ void reduce_v9_single_pass(const In *__restrict__ x, size_t n, size_t
     __syncthreads(); /* also: warp_sums is free to reuse */
     if (!is_last_block) return;
     __threadfence(); /* the other side: read the partials only after the ticket */
-    acc w = Op::identity();
-    for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x) w = Op::combine(w, partials[b]);
-    w = sl_block_reduce_shfl<Op>(w, warp_sums);
+    float w = 0.0f;
+    for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x) w += partials[b];
+    w = block_sum_shfl(w, warp_sums);
     if (threadIdx.x == 0) *out = w;
 }
 
 /* ---- launchers -------------------------------------------------------------- */
 
-template <class Op, class In, int BLOCK>
-static void launch_v7_block(const In *x, size_t n, size_t head, const sl_reduce_plan *plan, unsigned char *ws,
-                            typename Op::acc *out, cudaStream_t st)
+/* v7's two launches; with a grid of one block the first writes the answer. */
+template <int BLOCK>
+static void launch_v7(const sl_reduce_plan *plan, const float *x, size_t head, float *partials, float *out,
+                      cudaStream_t stream)
 {
-    typedef typename Op::acc acc;
-    acc *partials = plan->grid == 1 ? out : reinterpret_cast<acc *>(ws + plan->offset_a);
-    reduce_v7_vectorized<Op, In, BLOCK><<<plan->grid, BLOCK, 0, st>>>(x, n, head, partials);
+    float *first = plan->grid == 1 ? out : partials;
+    reduce_v7_vectorized<BLOCK><<<plan->grid, BLOCK, 0, stream>>>(x, plan->n, head, first);
     if (plan->grid > 1 && cudaPeekAtLastError() == cudaSuccess)
-        reduce_partials_one_block<Op, BLOCK><<<1, BLOCK, 0, st>>>(partials, plan->grid, out);
+        reduce_partials_one_block<BLOCK><<<1, BLOCK, 0, stream>>>(partials, plan->grid, out);
 }
 
-template <class Op, class In>
-static void launch_v7(const In *x, size_t n, size_t head, int block, const sl_reduce_plan *plan,
-                      unsigned char *ws, typename Op::acc *out, cudaStream_t st)
-{
-    switch (block) {
-    case 64: launch_v7_block<Op, In, 64>(x, n, head, plan, ws, out, st); break;
-    case 128: launch_v7_block<Op, In, 128>(x, n, head, plan, ws, out, st); break;
-    case 256: launch_v7_block<Op, In, 256>(x, n, head, plan, ws, out, st); break;
-    case 512: launch_v7_block<Op, In, 512>(x, n, head, plan, ws, out, st); break;
-    default: launch_v7_block<Op, In, 1024>(x, n, head, plan, ws, out, st); break;
-    }
-}
+typedef void (*v7_launcher)(const sl_reduce_plan *plan, const float *x, size_t head, float *partials, float *out,
+                            cudaStream_t stream);
+static const v7_launcher v7_by_block[] = {launch_v7<64>, launch_v7<128>, launch_v7<256>, launch_v7<512>,
+                                          launch_v7<1024>};
 
-template <class Op, class In>
-static cudaError_t launch_v8(const In *x, size_t n, size_t head, int block, const sl_reduce_plan *plan,
-                             unsigned char *ws, typename Op::acc *out, cudaStream_t st)
+/* The workspace (kernels/04_reduce.h): a 16-byte header, here v9's block
+ * counter, then partials A, one float per block of the grid. */
+cudaError_t sl_reduce_fast_sum_f32(const sl_reduce_plan *plan, const void *x_in, unsigned char *ws, void *out_dev,
+                                   cudaStream_t stream)
 {
-    typedef typename Op::atom atom;
-    /* Sums accumulate straight into the result; max/argmax into the key
-     * slot of the workspace header. Zero bytes are every op's identity. */
-    atom *target = Op::atom_is_acc ? reinterpret_cast<atom *>(out) : reinterpret_cast<atom *>(ws);
-    cudaError_t err = cudaMemsetAsync(target, 0, sizeof(atom), st);
-    if (err != cudaSuccess) return err;
-    reduce_v8_atomic<Op, In><<<plan->grid, block, 0, st>>>(x, n, head, target);
-    if (!Op::atom_is_acc && cudaPeekAtLastError() == cudaSuccess) reduce_decode<Op><<<1, 1, 0, st>>>(target, out);
-    return cudaGetLastError();
-}
-
-template <class Op, class In>
-static cudaError_t run_fast(int version, const In *x, size_t n, int block, const sl_reduce_plan *plan,
-                            unsigned char *ws, typename Op::acc *out, cudaStream_t st)
-{
-    /* Elements before x + head is 16-byte aligned (x itself is In-aligned). */
-    size_t misaligned = ((size_t)x & 15u) / sizeof(In);
-    size_t head = misaligned ? 4 - misaligned : 0;
-    if (head > n) head = n;
-    switch (version) {
-    case 7: launch_v7<Op, In>(x, n, head, block, plan, ws, out, st); break;
-    case 8: return launch_v8<Op, In>(x, n, head, block, plan, ws, out, st);
-    case 9: {
-        typedef typename Op::acc acc;
-        unsigned *counter = reinterpret_cast<unsigned *>(ws);
-        acc *partials = reinterpret_cast<acc *>(ws + plan->offset_a);
-        reduce_v9_single_pass<Op, In><<<plan->grid, block, 0, st>>>(x, n, head, partials, counter, out);
+    const float *x = static_cast<const float *>(x_in);
+    float *out = static_cast<float *>(out_dev), *partials = reinterpret_cast<float *>(ws + plan->offset_a);
+    unsigned *counter = reinterpret_cast<unsigned *>(ws);
+    size_t n = plan->n, head = sl_reduce_head(x, sizeof(float), n);
+    cudaError_t err = cudaSuccess;
+    switch (plan->version) {
+    case 7: v7_by_block[sl_reduce_block_slot(plan->block)](plan, x, head, partials, out, stream); break;
+    case 8:
+        err = cudaMemsetAsync(out, 0, sizeof(float), stream); /* 0.0f is all zero bits */
+        if (err == cudaSuccess) reduce_v8_atomic<<<plan->grid, plan->block, 0, stream>>>(x, n, head, out);
         break;
-    }
+    case 9:
+        reduce_v9_single_pass<<<plan->grid, plan->block, 0, stream>>>(x, n, head, partials, counter, out);
+        break;
     default: return cudaErrorInvalidValue;
     }
-    return cudaGetLastError();
-}
-
-struct fast_family {
-    template <class Op, class In>
-    static cudaError_t run(int version, const In *x, size_t n, int block, const sl_reduce_plan *plan,
-                           unsigned char *ws, typename Op::acc *out, cudaStream_t st)
-    {
-        return run_fast<Op, In>(version, x, n, block, plan, ws, out, st);
-    }
-};
-
-cudaError_t sl_reduce_fast_run(int version, sl_reduce_op op, const void *x, size_t n, int block,
-                               const sl_reduce_plan *plan, unsigned char *ws, void *out, cudaStream_t stream)
-{
-    return sl_reduce_dispatch<fast_family>(version, op, x, n, block, plan, ws, out, stream);
+    return err != cudaSuccess ? err : cudaGetLastError();
 }

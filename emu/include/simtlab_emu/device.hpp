@@ -55,11 +55,8 @@
 /* __restrict__ is a GCC keyword already. */
 
 /* ---- built-in variables ----------------------------------------------------
- * Const views, so that `threadIdx.x = 0` fails to compile as with nvcc. */
-#define threadIdx (static_cast<const uint3 &>(::simtlab_emu::thread_idx))
-#define blockIdx (static_cast<const uint3 &>(::simtlab_emu::block_idx))
-#define blockDim (static_cast<const uint3 &>(::simtlab_emu::block_dim))
-#define gridDim (static_cast<const uint3 &>(::simtlab_emu::grid_dim))
+ * threadIdx, blockIdx, blockDim and gridDim are const global variables
+ * (engine.hpp), not macros: host code may name its own variables so. */
 /* A variable, not a macro: host code reads cudaDeviceProp::warpSize in the
  * same files. Unlike nvcc's it is a constant expression; do not rely on that. */
 static const int warpSize = 32;

@@ -27,6 +27,18 @@
 #include <cstddef>
 #include <cstdint>
 
+/* The CUDA built-ins, as nvcc declares them: variables of the global
+ * namespace, not macros, so a host variable, parameter or member named
+ * gridDim or blockDim is just another declaration that hides them. Const,
+ * so that `threadIdx.x = 0` fails to compile as with nvcc. Defined by the
+ * engine (engine_block.cpp) under the names of simtlab_emu below. */
+extern "C++" {
+extern __thread const uint3 threadIdx;
+extern __thread const uint3 blockIdx;
+extern __thread const uint3 blockDim;
+extern __thread const uint3 gridDim;
+}
+
 namespace simtlab_emu {
 
 /* Where a device operation was called from, for diagnostics. */
@@ -39,12 +51,17 @@ struct here {
 /* ---- the built-in variables ------------------------------------------- */
 /* Set by the engine before it runs (or resumes) each CUDA thread. __thread,
  * not thread_local: no TLS wrapper call on each read. A fiber never moves
- * between OS threads, so these stay right across a suspension. The device
- * headers map threadIdx, blockIdx, blockDim and gridDim to const views. */
-extern __thread uint3 thread_idx;
-extern __thread uint3 block_idx;
-extern __thread uint3 block_dim;
-extern __thread uint3 grid_dim;
+ * between OS threads, so these stay right across a suspension. Each is one
+ * object with two names: the engine writes it as simtlab_emu::thread_idx,
+ * kernels read it as the global, const ::threadIdx (declared below, outside
+ * the namespace). The asm label makes both names one linker symbol,
+ * `threadIdx`, which is also what gdb finds for `p threadIdx.x`. A kernel
+ * never sees its own value change (the engine restores it on every resume),
+ * so reading it through a const name is exact. */
+extern __thread uint3 thread_idx __asm__("threadIdx");
+extern __thread uint3 block_idx __asm__("blockIdx");
+extern __thread uint3 block_dim __asm__("blockDim");
+extern __thread uint3 grid_dim __asm__("gridDim");
 
 /* ---- launching --------------------------------------------------------- */
 struct launch_site {

@@ -17,8 +17,8 @@
  * code paths (inline PTX, host-only branches) that the emulator cannot
  * take. Kernels that need to know test SIMTLAB_EMU (cuda_runtime_api.h).
  */
-#ifndef SIMTLAB_EMU_CUDA_RUNTIME_H
-#define SIMTLAB_EMU_CUDA_RUNTIME_H
+#if !defined(__CUDA_RUNTIME_H__)
+#define __CUDA_RUNTIME_H__ /* the toolkit's guard: code tests it */
 
 #include <cuda_runtime_api.h>
 

@@ -6,11 +6,12 @@
  * so code written against the real toolkit compiles here unchanged and error
  * numbers printed by either backend mean the same thing.
  *
- * Implemented in emu/src/runtime*.cpp. Only what simtlab's chapters use is here;
- * an unsupported call is a compile error, never a silent stub.
+ * Implemented in emu/src/runtime*.cpp. A call that is declared but that the
+ * emulator cannot do returns cudaErrorNotSupported with a diagnostic naming
+ * it; one that is not declared is a compile error, never a silent stub.
  */
-#ifndef SIMTLAB_EMU_CUDA_RUNTIME_API_H
-#define SIMTLAB_EMU_CUDA_RUNTIME_API_H
+#if !defined(__CUDA_RUNTIME_API_H__)
+#define __CUDA_RUNTIME_API_H__ /* the toolkit's guard: code tests it */
 
 #include <stddef.h>
 #include <stdint.h>
@@ -19,172 +20,14 @@
 /* The runtime version the emulator mimics (CUDA 13.0 encodes as 13000). */
 #define CUDART_VERSION 13000
 
+/* Types, enums and flags (cudaError_t, cudaDeviceProp, cudaDeviceAttr, ...):
+ * <driver_types.h>; vector types and dim3: <vector_types.h>; make_*:
+ * <vector_functions.h>. As in the toolkit, this header brings them all in. */
+#include <builtin_types.h>
+#include <vector_functions.h>
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* ---- error codes: CUDA's own numbers ---------------------------------- */
-typedef enum cudaError {
-    cudaSuccess = 0,
-    cudaErrorInvalidValue = 1,
-    cudaErrorMemoryAllocation = 2,
-    cudaErrorInitializationError = 3,
-    cudaErrorCudartUnloading = 4,
-    cudaErrorInvalidConfiguration = 9,
-    cudaErrorInvalidPitchValue = 12,
-    cudaErrorInvalidSymbol = 13,
-    cudaErrorInvalidHostPointer = 16,
-    cudaErrorInvalidDevicePointer = 17,
-    cudaErrorInvalidMemcpyDirection = 21,
-    cudaErrorInsufficientDriver = 35,
-    cudaErrorMissingConfiguration = 52,
-    cudaErrorInvalidDeviceFunction = 98,
-    cudaErrorNoDevice = 100,
-    cudaErrorInvalidDevice = 101,
-    cudaErrorNoKernelImageForDevice = 209,
-    cudaErrorInvalidResourceHandle = 400,
-    cudaErrorNotReady = 600,
-    cudaErrorIllegalAddress = 700,
-    cudaErrorLaunchOutOfResources = 701,
-    cudaErrorLaunchTimeout = 702,
-    cudaErrorAssert = 710,
-    cudaErrorIllegalInstruction = 715,
-    cudaErrorMisalignedAddress = 716,
-    cudaErrorLaunchFailure = 719,
-    cudaErrorNotPermitted = 800,
-    cudaErrorNotSupported = 801,
-    cudaErrorUnknown = 999
-} cudaError_t;
-
-/* ---- vector types ------------------------------------------------------ */
-typedef struct uint3 { unsigned int x, y, z; } uint3;
-typedef struct int2 { int x, y; } int2;
-typedef struct int4 { int x, y, z, w; } int4;
-typedef struct uint2 { unsigned int x, y; } uint2;
-typedef struct uint4 { unsigned int x, y, z, w; } uint4;
-typedef struct float2 { float x, y; } float2;
-typedef struct float4 { float x, y, z, w; } float4;
-typedef struct double2 { double x, y; } double2;
-
-#ifdef __cplusplus
-} /* extern "C" */
-struct dim3 {
-    unsigned int x, y, z;
-    constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1)
-        : x(vx), y(vy), z(vz) {}
-    constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
-    constexpr operator uint3() const { return uint3{x, y, z}; }
-};
-extern "C" {
-#else
-typedef struct dim3 { unsigned int x, y, z; } dim3;
-#endif
-
-/* Host-side constructors (C has no constructors). */
-static inline uint3 make_uint3(unsigned int x, unsigned int y, unsigned int z) { uint3 v = {x, y, z}; return v; }
-static inline int2 make_int2(int x, int y) { int2 v = {x, y}; return v; }
-static inline int4 make_int4(int x, int y, int z, int w) { int4 v = {x, y, z, w}; return v; }
-static inline uint2 make_uint2(unsigned int x, unsigned int y) { uint2 v = {x, y}; return v; }
-static inline uint4 make_uint4(unsigned int x, unsigned int y, unsigned int z, unsigned int w) { uint4 v = {x, y, z, w}; return v; }
-static inline float2 make_float2(float x, float y) { float2 v = {x, y}; return v; }
-static inline float4 make_float4(float x, float y, float z, float w) { float4 v = {x, y, z, w}; return v; }
-static inline double2 make_double2(double x, double y) { double2 v = {x, y}; return v; }
-
-/* ---- handles ----------------------------------------------------------- */
-typedef struct simtlab_emu_stream *cudaStream_t;
-typedef struct simtlab_emu_event *cudaEvent_t;
-
-typedef enum cudaMemcpyKind {
-    cudaMemcpyHostToHost = 0,
-    cudaMemcpyHostToDevice = 1,
-    cudaMemcpyDeviceToHost = 2,
-    cudaMemcpyDeviceToDevice = 3,
-    cudaMemcpyDefault = 4
-} cudaMemcpyKind;
-
-#define cudaStreamDefault 0x00
-#define cudaStreamNonBlocking 0x01
-#define cudaEventDefault 0x00
-#define cudaEventBlockingSync 0x01
-#define cudaEventDisableTiming 0x02
-#define cudaHostAllocDefault 0x00
-
-/* ---- device properties (the fields simtlab reads; same names as CUDA) -- */
-struct cudaDeviceProp {
-    char name[256];
-    size_t totalGlobalMem;
-    size_t sharedMemPerBlock;
-    int regsPerBlock;
-    int warpSize;
-    size_t memPitch;
-    int maxThreadsPerBlock;
-    int maxThreadsDim[3];
-    int maxGridSize[3];
-    size_t totalConstMem;
-    int major;
-    int minor;
-    int multiProcessorCount;
-    int integrated;
-    int concurrentKernels;
-    int asyncEngineCount;
-    int unifiedAddressing;
-    int memoryBusWidth;
-    int l2CacheSize;
-    int maxThreadsPerMultiProcessor;
-    size_t sharedMemPerMultiprocessor;
-    int regsPerMultiprocessor;
-    size_t sharedMemPerBlockOptin;
-    int maxBlocksPerMultiProcessor;
-    int pciBusID;
-    int pciDeviceID;
-    int pciDomainID;
-};
-
-enum cudaDeviceAttr {
-    cudaDevAttrMaxThreadsPerBlock = 1,
-    cudaDevAttrMaxBlockDimX = 2,
-    cudaDevAttrMaxBlockDimY = 3,
-    cudaDevAttrMaxBlockDimZ = 4,
-    cudaDevAttrMaxGridDimX = 5,
-    cudaDevAttrMaxGridDimY = 6,
-    cudaDevAttrMaxGridDimZ = 7,
-    cudaDevAttrMaxSharedMemoryPerBlock = 8,
-    cudaDevAttrTotalConstantMemory = 9,
-    cudaDevAttrWarpSize = 10,
-    cudaDevAttrMaxRegistersPerBlock = 12,
-    cudaDevAttrClockRate = 13,
-    cudaDevAttrMultiProcessorCount = 16,
-    cudaDevAttrConcurrentKernels = 31,
-    cudaDevAttrMemoryClockRate = 36,
-    cudaDevAttrGlobalMemoryBusWidth = 37,
-    cudaDevAttrL2CacheSize = 38,
-    cudaDevAttrMaxThreadsPerMultiProcessor = 39,
-    cudaDevAttrAsyncEngineCount = 40,
-    cudaDevAttrComputeCapabilityMajor = 75,
-    cudaDevAttrComputeCapabilityMinor = 76,
-    cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
-    cudaDevAttrMaxRegistersPerMultiprocessor = 82,
-    cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
-    cudaDevAttrMaxBlocksPerMultiprocessor = 106
-};
-
-struct cudaFuncAttributes {
-    size_t sharedSizeBytes;
-    size_t constSizeBytes;
-    size_t localSizeBytes;
-    int maxThreadsPerBlock;
-    int numRegs;
-    int ptxVersion;
-    int binaryVersion;
-    int cacheModeCA;
-    int maxDynamicSharedSizeBytes;
-    int preferredShmemCarveout;
-};
-
-enum cudaFuncAttribute {
-    cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
-    cudaFuncAttributePreferredSharedMemoryCarveout = 9
-};
 
 /* ---- errors ------------------------------------------------------------ */
 cudaError_t cudaGetLastError(void);
@@ -203,6 +46,46 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int dev
 cudaError_t cudaDeviceSynchronize(void);
 cudaError_t cudaDeviceReset(void);
 cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes);
+
+/* ---- device configuration (emu/src/runtime_device_config.cpp) ---------
+ * Limits and cache preferences are recorded and read back; the emulator has
+ * no L1 to split and no bank width to choose, so those are accepted no-ops.
+ * Occupancy follows CUDA's model without registers (the emulator compiles
+ * no machine code to count them): threads, blocks and shared memory per SM. */
+cudaError_t cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit);
+cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value);
+cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *pCacheConfig);
+cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig);
+cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *pConfig);
+cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config);
+cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig);
+cudaError_t cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfig config);
+cudaError_t cudaGetDeviceFlags(unsigned int *flags);
+cudaError_t cudaSetDeviceFlags(unsigned int flags);
+cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, unsigned int flags);
+cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop);
+cudaError_t cudaSetValidDevices(int *device_arr, int len);
+cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device);
+cudaError_t cudaDeviceGetByPCIBusId(int *device, const char *pciBusId);
+cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority);
+cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice);
+cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags);
+cudaError_t cudaDeviceDisablePeerAccess(int peerDevice);
+cudaError_t cudaDeviceGetP2PAttribute(int *value, enum cudaDeviceP2PAttr attr, int srcDevice, int dstDevice);
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func, int blockSize,
+                                                          size_t dynamicSMemSize);
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, const void *func,
+                                                                   int blockSize, size_t dynamicSMemSize,
+                                                                   unsigned int flags);
+cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, const void *func, int numBlocks,
+                                                      int blockSize);
+/* Not emulated (one process, one device): cudaErrorNotSupported, with a
+ * diagnostic naming the call. */
+cudaError_t cudaIpcGetMemHandle(cudaIpcMemHandle_t *handle, void *devPtr);
+cudaError_t cudaIpcOpenMemHandle(void **devPtr, cudaIpcMemHandle_t handle, unsigned int flags);
+cudaError_t cudaIpcCloseMemHandle(void *devPtr);
+cudaError_t cudaIpcGetEventHandle(cudaIpcEventHandle_t *handle, cudaEvent_t event);
+cudaError_t cudaIpcOpenEventHandle(cudaEvent_t *event, cudaIpcEventHandle_t handle);
 
 /* ---- memory ------------------------------------------------------------ */
 cudaError_t cudaMalloc(void **devPtr, size_t size);
@@ -256,4 +139,4 @@ void simtlab_emu_clear_diagnostic(void);
 } /* extern "C" */
 #endif
 
-#endif /* SIMTLAB_EMU_CUDA_RUNTIME_API_H */
+#endif /* __CUDA_RUNTIME_API_H__ */

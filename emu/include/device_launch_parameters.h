@@ -3,8 +3,8 @@
  * In the CUDA toolkit this header declares threadIdx, blockIdx, blockDim,
  * gridDim and warpSize; sources include it to please editors. Here the
  * built-ins live with the rest of the device side, so it forwards there. */
-#ifndef SIMTLAB_EMU_DEVICE_LAUNCH_PARAMETERS_H
-#define SIMTLAB_EMU_DEVICE_LAUNCH_PARAMETERS_H
+#if !defined(__DEVICE_LAUNCH_PARAMETERS_H__)
+#define __DEVICE_LAUNCH_PARAMETERS_H__
 
 #include <cuda_runtime.h>
 

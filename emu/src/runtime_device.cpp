@@ -117,6 +117,34 @@ void compute_capability(int *major, int *minor)
     }
 }
 
+/* The fields beyond the sizes: what the emulated device can do. A kernel is
+ * CPU code, so it can read any host memory (mapped, pageable, managed) and
+ * its atomics are the host's; textures, surfaces, memory pools, clusters,
+ * IPC and peers are not emulated and read 0, as on a device without them. */
+void fill_capabilities(cudaDeviceProp *p, const generation &g)
+{
+    std::memcpy(p->uuid.bytes, "simtlab-emulator", 16);
+    p->textureAlignment = 512; /* what A100 and H100 report */
+    p->texturePitchAlignment = 32;
+    p->surfaceAlignment = 512;
+    p->canMapHostMemory = 1;
+    p->globalL1CacheSupported = 1;
+    p->localL1CacheSupported = 1;
+    p->managedMemory = 1;
+    p->hostNativeAtomicSupported = 1;
+    p->pageableMemoryAccess = 1;
+    p->concurrentManagedAccess = 1;
+    p->canUseHostPointerForRegisteredMem = 1;
+    p->pageableMemoryAccessUsesHostPageTables = 1;
+    p->directManagedMemAccessFromHost = 1;
+    p->cooperativeLaunch = 1;
+    p->hostRegisterSupported = 1;
+    /* CUDA reserves 1 KB of shared memory per block (per SM minus opt-in). */
+    p->reservedSharedMemPerBlock = g.shared_per_sm - g.shared_optin;
+    p->deviceNumaId = -1;
+    p->hostNumaId = -1;
+}
+
 cudaDeviceProp build_props()
 {
     cudaDeviceProp p;
@@ -146,6 +174,7 @@ cudaDeviceProp build_props()
     p.regsPerMultiprocessor = 65536;
     p.sharedMemPerBlockOptin = g.shared_optin;
     p.maxBlocksPerMultiProcessor = g.blocks_per_sm;
+    fill_capabilities(&p, g);
     return p;
 }
 
@@ -155,6 +184,85 @@ cudaError_t check_device(int device, const char *api)
         return cudaSuccess;
     runtime::diagnose("%s: device %d does not exist (the emulator has one device, 0)", api, device);
     return cudaErrorInvalidDevice;
+}
+
+/* The attributes beyond the sizes, mostly one cudaDeviceProp field each;
+ * those about textures, surfaces, pools, NUMA and interop read 0 ("absent").
+ * False for a number that is not an attribute of CUDA 13. */
+bool more_attribute_value(const cudaDeviceProp &p, enum cudaDeviceAttr attr, int *value)
+{
+    switch (attr) {
+    case cudaDevAttrMaxPitch: *value = static_cast<int>(p.memPitch); return true;
+    case cudaDevAttrTextureAlignment: *value = static_cast<int>(p.textureAlignment); return true;
+    case cudaDevAttrTexturePitchAlignment: *value = static_cast<int>(p.texturePitchAlignment); return true;
+    case cudaDevAttrSurfaceAlignment: *value = static_cast<int>(p.surfaceAlignment); return true;
+    case cudaDevAttrGpuOverlap: *value = p.asyncEngineCount > 0; return true;
+    case cudaDevAttrKernelExecTimeout: *value = 0; return true; /* no watchdog */
+    case cudaDevAttrIntegrated: *value = p.integrated; return true;
+    case cudaDevAttrCanMapHostMemory: *value = p.canMapHostMemory; return true;
+    case cudaDevAttrComputeMode: *value = cudaComputeModeDefault; return true;
+    case cudaDevAttrEccEnabled: *value = p.ECCEnabled; return true;
+    case cudaDevAttrPciBusId: *value = p.pciBusID; return true;
+    case cudaDevAttrPciDeviceId: *value = p.pciDeviceID; return true;
+    case cudaDevAttrPciDomainId: *value = p.pciDomainID; return true;
+    case cudaDevAttrTccDriver: *value = p.tccDriver; return true;
+    case cudaDevAttrUnifiedAddressing: *value = p.unifiedAddressing; return true;
+    case cudaDevAttrStreamPrioritiesSupported: *value = p.streamPrioritiesSupported; return true;
+    case cudaDevAttrGlobalL1CacheSupported: *value = p.globalL1CacheSupported; return true;
+    case cudaDevAttrLocalL1CacheSupported: *value = p.localL1CacheSupported; return true;
+    case cudaDevAttrManagedMemory: *value = p.managedMemory; return true;
+    case cudaDevAttrIsMultiGpuBoard: *value = p.isMultiGpuBoard; return true;
+    case cudaDevAttrMultiGpuBoardGroupID: *value = p.multiGpuBoardGroupID; return true;
+    case cudaDevAttrHostNativeAtomicSupported: *value = p.hostNativeAtomicSupported; return true;
+    case cudaDevAttrSingleToDoublePrecisionPerfRatio: *value = 2; return true; /* a CPU's SIMD: 2x */
+    case cudaDevAttrPageableMemoryAccess: *value = p.pageableMemoryAccess; return true;
+    case cudaDevAttrConcurrentManagedAccess: *value = p.concurrentManagedAccess; return true;
+    case cudaDevAttrComputePreemptionSupported: *value = p.computePreemptionSupported; return true;
+    case cudaDevAttrCanUseHostPointerForRegisteredMem: *value = p.canUseHostPointerForRegisteredMem; return true;
+    case cudaDevAttrCooperativeLaunch: *value = p.cooperativeLaunch; return true;
+    case cudaDevAttrPageableMemoryAccessUsesHostPageTables: *value = p.pageableMemoryAccessUsesHostPageTables; return true;
+    case cudaDevAttrDirectManagedMemAccessFromHost: *value = p.directManagedMemAccessFromHost; return true;
+    case cudaDevAttrMaxPersistingL2CacheSize: *value = p.persistingL2CacheMaxSize; return true;
+    case cudaDevAttrMaxAccessPolicyWindowSize: *value = p.accessPolicyMaxWindowSize; return true;
+    case cudaDevAttrReservedSharedMemoryPerBlock: *value = static_cast<int>(p.reservedSharedMemPerBlock); return true;
+    case cudaDevAttrHostRegisterSupported: *value = p.hostRegisterSupported; return true;
+    case cudaDevAttrMemoryPoolsSupported: *value = p.memoryPoolsSupported; return true;
+    case cudaDevAttrClusterLaunch: *value = p.clusterLaunch; return true;
+    case cudaDevAttrMemSyncDomainCount: *value = 1; return true;
+    case cudaDevAttrNumaId: *value = p.deviceNumaId; return true;
+    case cudaDevAttrHostNumaId: *value = p.hostNumaId; return true;
+    case cudaDevAttrMaxTexture1DWidth: case cudaDevAttrMaxTexture2DWidth: case cudaDevAttrMaxTexture2DHeight:
+    case cudaDevAttrMaxTexture3DWidth: case cudaDevAttrMaxTexture3DHeight: case cudaDevAttrMaxTexture3DDepth:
+    case cudaDevAttrMaxTexture2DLayeredWidth: case cudaDevAttrMaxTexture2DLayeredHeight:
+    case cudaDevAttrMaxTexture2DLayeredLayers: case cudaDevAttrMaxTexture1DLayeredWidth:
+    case cudaDevAttrMaxTexture1DLayeredLayers: case cudaDevAttrMaxTexture2DGatherWidth:
+    case cudaDevAttrMaxTexture2DGatherHeight: case cudaDevAttrMaxTexture3DWidthAlt:
+    case cudaDevAttrMaxTexture3DHeightAlt: case cudaDevAttrMaxTexture3DDepthAlt:
+    case cudaDevAttrMaxTextureCubemapWidth: case cudaDevAttrMaxTextureCubemapLayeredWidth:
+    case cudaDevAttrMaxTextureCubemapLayeredLayers: case cudaDevAttrMaxSurface1DWidth:
+    case cudaDevAttrMaxSurface2DWidth: case cudaDevAttrMaxSurface2DHeight: case cudaDevAttrMaxSurface3DWidth:
+    case cudaDevAttrMaxSurface3DHeight: case cudaDevAttrMaxSurface3DDepth: case cudaDevAttrMaxSurface1DLayeredWidth:
+    case cudaDevAttrMaxSurface1DLayeredLayers: case cudaDevAttrMaxSurface2DLayeredWidth:
+    case cudaDevAttrMaxSurface2DLayeredHeight: case cudaDevAttrMaxSurface2DLayeredLayers:
+    case cudaDevAttrMaxSurfaceCubemapWidth: case cudaDevAttrMaxSurfaceCubemapLayeredWidth:
+    case cudaDevAttrMaxSurfaceCubemapLayeredLayers: case cudaDevAttrMaxTexture1DLinearWidth:
+    case cudaDevAttrMaxTexture2DLinearWidth: case cudaDevAttrMaxTexture2DLinearHeight:
+    case cudaDevAttrMaxTexture2DLinearPitch: case cudaDevAttrMaxTexture2DMipmappedWidth:
+    case cudaDevAttrMaxTexture2DMipmappedHeight: case cudaDevAttrMaxTexture1DMipmappedWidth:
+    case cudaDevAttrCanFlushRemoteWrites: case cudaDevAttrSparseCudaArraySupported:
+    case cudaDevAttrHostRegisterReadOnlySupported: case cudaDevAttrTimelineSemaphoreInteropSupported:
+    case cudaDevAttrGPUDirectRDMASupported: case cudaDevAttrGPUDirectRDMAFlushWritesOptions:
+    case cudaDevAttrGPUDirectRDMAWritesOrdering: case cudaDevAttrMemoryPoolSupportedHandleTypes:
+    case cudaDevAttrDeferredMappingCudaArraySupported: case cudaDevAttrIpcEventSupport:
+    case cudaDevAttrNumaConfig: case cudaDevAttrMpsEnabled: case cudaDevAttrD3D12CigSupported:
+    case cudaDevAttrVulkanCigSupported: case cudaDevAttrGpuPciDeviceId: case cudaDevAttrGpuPciSubsystemId:
+    case cudaDevAttrHostNumaMemoryPoolsSupported: case cudaDevAttrHostNumaMultinodeIpcSupported:
+    case cudaDevAttrHostMemoryPoolsSupported: case cudaDevAttrOnlyPartialHostNativeAtomicSupported:
+        *value = 0;
+        return true;
+    default:
+        return false;
+    }
 }
 
 bool attribute_value(enum cudaDeviceAttr attr, int *value)
@@ -186,8 +294,8 @@ bool attribute_value(enum cudaDeviceAttr attr, int *value)
     case cudaDevAttrMaxRegistersPerMultiprocessor: *value = p.regsPerMultiprocessor; return true;
     case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = static_cast<int>(p.sharedMemPerBlockOptin); return true;
     case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; return true;
+    default: return more_attribute_value(p, attr, value);
     }
-    return false;
 }
 
 } /* namespace */

@@ -80,6 +80,18 @@ static void describe_barrier_divergence(worker *w, char *out, std::size_t cap)
     }, &t);
 }
 
+/* The threads of the block that have exited, as "32-63" (count: how many). */
+static void describe_exited(const block_state &b, char *out, std::size_t cap, unsigned *count)
+{
+    static thread_local unsigned ids[max_block_threads];
+    unsigned n = 0;
+    for (unsigned t = 0; t < b.n; t++)
+        if (b.exited[t])
+            ids[n++] = t;
+    format_ranges(out, cap, ids, n);
+    *count = n;
+}
+
 __attribute__((noinline, cold)) void fail_divergence(worker *w)
 {
     char text[message_capacity];
@@ -87,6 +99,45 @@ __attribute__((noinline, cold)) void fail_divergence(worker *w)
                             "barrier divergence (threads of one block wait at different "
                             "__syncthreads calls; on a GPU this hangs or corrupts): ");
     describe_barrier_divergence(w, text + len, sizeof text - static_cast<std::size_t>(len));
+    const block_state &b = *w->blk;
+    if (b.live != b.n) {
+        char exited[512];
+        unsigned count = 0;
+        describe_exited(b, exited, sizeof exited, &count);
+        const std::size_t used = std::strlen(text);
+        std::snprintf(text + used, sizeof text - used, "; %s %s had exited", count == 1 ? "thread" : "threads",
+                      exited);
+    }
+    fail_block(w, cudaErrorLaunchFailure, text);
+}
+
+/* ---- synccheck: a barrier that threads exited before ------------------------ */
+
+__attribute__((noinline, cold)) void fail_synccheck(worker *w)
+{
+    const block_state &b = *w->blk;
+    static thread_local unsigned ids[max_block_threads];
+    const unsigned nwait = b.nwaiting_barrier;
+    std::copy(b.barrier_waiters, b.barrier_waiters + nwait, ids);
+    std::sort(ids, ids + nwait);
+    char reached[600], exited[600];
+    format_ranges(reached, sizeof reached, ids, nwait);
+    unsigned nexited = 0;
+    describe_exited(b, exited, sizeof exited, &nexited);
+    static const char *const name[] = {/* by sync_mode */ "__syncthreads", "__syncthreads_count",
+                                       "__syncthreads_and", "__syncthreads_or"};
+    char text[message_capacity];
+    std::snprintf(text, sizeof text,
+                  "barrier error (synccheck): %s() at %s:%d was reached by %s %s, while %s %s "
+                  "(linear ids in the block) exited without reaching it. A barrier that not every "
+                  "thread of the block reaches is undefined behaviour in CUDA, even when the others "
+                  "have exited (compute-sanitizer --tool synccheck reports it): keep every thread on "
+                  "the path to the barrier and guard only the work (`if (i < n) { ... }` around the "
+                  "work, no early return before a barrier). SIMTLAB_EMU_SYNCCHECK=0 accepts it "
+                  "(PTX bar.sync counts only threads that have not exited)",
+                  name[b.barrier_mode & 3], b.barrier_site.file, b.barrier_site.line,
+                  nwait == 1 ? "thread" : "threads", reached, nexited == 1 ? "thread" : "threads",
+                  exited);
     fail_block(w, cudaErrorLaunchFailure, text);
 }
 
@@ -206,6 +257,19 @@ using namespace engine;
         std::abort();
     }
     fail_thread(w, error, "%s", message);
+}
+
+bool report_host_call_of_kernel(const char *kernel, const char *file, int line)
+{
+    char text[1024];
+    std::snprintf(text, sizeof text,
+                  "kernel %s (defined at %s:%d) was called like a host function, without <<<>>>: "
+                  "launch it with %s<<<grid, block>>>(...). It did not run (nvcc rejects such a call: "
+                  "\"a __global__ function call must be configured\")",
+                  kernel, file, line, kernel);
+    set_diagnostic(text);
+    record_error(cudaErrorInvalidConfiguration);
+    return true;
 }
 
 [[noreturn]] void device_assert_fail(const char *expr, const char *file, int line, const char *func)

@@ -13,6 +13,8 @@
 #include <string.h>
 
 #define PROLOGUE "#define SIMTLAB_EMU_KERNEL_TU 1\n#include <cuda_runtime.h>\n#line 1 \"t.cu\"\n"
+/* What the rewriter puts at the top of a kernel named `name`'s body. */
+#define ENTRY_CHECK(name) " if (::simtlab_emu::host_call_of_kernel(\"" name "\", __FILE__, __LINE__)) return;"
 
 /* Rewrites `src` as t.cu, requires success and the prologue, and returns
  * the rest (static storage: one result at a time). */
@@ -224,32 +226,103 @@ Test(rewriter, digit_separators_are_not_char_literals)
         "int n = 1'000'000; ::simtlab_emu::launch(\"k\", __FILE__, __LINE__, k, n, 1)();");
 }
 
+/* ---- spellings of <<< and >>> that nvcc accepts ------------------------------ */
+
+/* `<< <` and `>> >`: each chevron is replaced on its own, so the spaces stay. */
+Test(rewriter, chevrons_spelled_with_spaces)
+{
+    expect_rewrite("k<< <1, 2>> >(x);",
+                   "::simtlab_emu::launch(\"k\", __FILE__, __LINE__, k,  1, 2) (x);");
+    expect_rewrite("k < < < 1, 2 > > > (x);",
+                   "::simtlab_emu::launch(\"k\", __FILE__, __LINE__, k ,    1, 2 )   (x);");
+}
+
+/* A backslash-newline inside `<<<` is a line splice: it stays, so the lines
+ * after it keep their numbers. */
+Test(rewriter, chevrons_split_by_a_line_splice_keep_the_line_count)
+{
+    expect_rewrite("k<<\\\n<1, 2>>\\\n>(x);\ny;\n",
+                   "::simtlab_emu::launch(\"k\", __FILE__, __LINE__, k, \\\n1, 2)\\\n(x);\ny;\n");
+}
+
+/* `>>` closing a template kernel's arguments before the launch, and a shift
+ * `>>` inside the configuration. */
+Test(rewriter, template_closers_and_shifts_around_the_launch)
+{
+    expect_rewrite("k<A<int>><<<1, 2>>>(x);",
+                   "::simtlab_emu::launch(\"k<A<int>>\", __FILE__, __LINE__, k<A<int>>, 1, 2)(x);");
+    expect_rewrite("k<T, B<N>><<<(n + 31) >> 5, 32>>>(x);",
+                   "::simtlab_emu::launch(\"k<T, B<N>>\", __FILE__, __LINE__, k<T, B<N>>, "
+                   "(n + 31) >> 5, 32)(x);");
+}
+
+/* ---- the built-ins' names, and kernels that share a host function's name ------ */
+
+/* gridDim and blockDim are variables of the emulator's headers, not macros:
+ * the rewriter leaves host variables of those names alone. */
+Test(rewriter, host_variables_named_griddim_and_blockdim_pass_through)
+{
+    expect_rewrite("void h(dim3 gridDim) {\n  dim3 blockDim(256);\n  k<<<gridDim, blockDim>>>(x);\n}\n",
+                   "void h(dim3 gridDim) {\n  dim3 blockDim(256);\n"
+                   "  ::simtlab_emu::launch(\"k\", __FILE__, __LINE__, k, gridDim, blockDim)(x);\n}\n");
+}
+
+/* Every kernel's body starts with the check that reports a call without
+ * <<<>>>; prototypes and __device__ functions get none. */
+Test(rewriter, kernel_bodies_start_with_the_host_call_check)
+{
+    expect_rewrite("__global__ void k(int *p);\n__device__ int d() { return 1; }\n"
+                   "extern \"C\" __global__ void __launch_bounds__(256) k(int *p) { *p = d(); }\n",
+                   "__global__ void k(int *p);\n__device__ int d() { return 1; }\n"
+                   "extern \"C\" __global__ void __launch_bounds__(256) k(int *p) {" ENTRY_CHECK("k")
+                   " *p = d(); }\n");
+}
+
+/* A host function named like the kernel: the launch names the kernel by its
+ * own pointer type, so overload resolution cannot pick the host function.
+ * Default arguments are not part of a pointer type. */
+Test(rewriter, a_kernel_sharing_its_name_with_a_host_function_is_picked_by_its_type)
+{
+    expect_rewrite("__global__ void scale(float *a, int n = 4) {}\n"
+                   "void scale(float *a, int n, int blocks) { scale<<<blocks, 256>>>(a, n); }\n",
+                   "__global__ void scale(float *a, int n = 4) {" ENTRY_CHECK("scale") "}\n"
+                   "void scale(float *a, int n, int blocks) { ::simtlab_emu::launch(\"scale\", "
+                   "__FILE__, __LINE__, static_cast<void (*)(float *a, int n)>(scale), blocks, 256)"
+                   "(a, n); }\n");
+    /* Without a host function of that name the kernel is named as written. */
+    expect_rewrite("__global__ void only(float *a) {}\nvoid h(float *a) { only<<<1, 1>>>(a); }\n",
+                   "__global__ void only(float *a) {" ENTRY_CHECK("only") "}\n"
+                   "void h(float *a) { ::simtlab_emu::launch(\"only\", __FILE__, __LINE__, only, 1, 1)(a); }\n");
+}
+
 /* ---- __shared__ at function scope ----------------------------------------- */
 
 #define IN_KERNEL(body) "__global__ void f() {\n" body "\n}\n"
+/* IN_KERNEL as rewritten. */
+#define OUT_KERNEL(body) "__global__ void f() {" ENTRY_CHECK("f") "\n" body "\n}\n"
 
 Test(rewriter, shared_scalar)
 {
     expect_rewrite(IN_KERNEL("  __shared__ int count;"),
-                   IN_KERNEL("  int &count = ::simtlab_emu::shared_var<int>([]{});"));
+                   OUT_KERNEL("  int &count = ::simtlab_emu::shared_var<int>([]{});"));
 }
 
 Test(rewriter, shared_1d_and_2d_arrays)
 {
     expect_rewrite(IN_KERNEL("  __shared__ float a[256];"),
-                   IN_KERNEL("  float (&a)[256] = ::simtlab_emu::shared_var<float[256]>([]{});"));
+                   OUT_KERNEL("  float (&a)[256] = ::simtlab_emu::shared_var<float[256]>([]{});"));
     expect_rewrite(IN_KERNEL("  __shared__ float tile[32][33];"),
-                   IN_KERNEL("  float (&tile)[32][33] = "
+                   OUT_KERNEL("  float (&tile)[32][33] = "
                              "::simtlab_emu::shared_var<float[32][33]>([]{});"));
 }
 
 Test(rewriter, shared_qualifiers_and_template_types_are_part_of_the_type)
 {
     expect_rewrite(IN_KERNEL("  volatile __shared__ unsigned int v[TILE + 1];"),
-                   IN_KERNEL("  volatile unsigned int (&v)[TILE + 1] = "
+                   OUT_KERNEL("  volatile unsigned int (&v)[TILE + 1] = "
                              "::simtlab_emu::shared_var<volatile unsigned int[TILE + 1]>([]{});"));
     expect_rewrite(IN_KERNEL("  __shared__ cuda::std::array<int, 4> q, r[2];"),
-                   IN_KERNEL("  cuda::std::array<int, 4> &q = "
+                   OUT_KERNEL("  cuda::std::array<int, 4> &q = "
                              "::simtlab_emu::shared_var<cuda::std::array<int, 4>>([]{}); "
                              "cuda::std::array<int, 4> (&r)[2] = "
                              "::simtlab_emu::shared_var<cuda::std::array<int, 4>[2]>([]{});"));
@@ -258,13 +331,13 @@ Test(rewriter, shared_qualifiers_and_template_types_are_part_of_the_type)
 Test(rewriter, static_shared_is_plain_shared)
 {
     expect_rewrite(IN_KERNEL("  static __shared__ T s[N];"),
-                   IN_KERNEL("  T (&s)[N] = ::simtlab_emu::shared_var<T[N]>([]{});"));
+                   OUT_KERNEL("  T (&s)[N] = ::simtlab_emu::shared_var<T[N]>([]{});"));
 }
 
 Test(rewriter, several_declarators_become_several_declarations_on_one_line)
 {
     expect_rewrite(IN_KERNEL("  __shared__ float a[4], b[8], *p;"),
-                   IN_KERNEL("  float (&a)[4] = ::simtlab_emu::shared_var<float[4]>([]{}); "
+                   OUT_KERNEL("  float (&a)[4] = ::simtlab_emu::shared_var<float[4]>([]{}); "
                              "float (&b)[8] = ::simtlab_emu::shared_var<float[8]>([]{}); "
                              "float *&p = ::simtlab_emu::shared_var<float *>([]{});"));
 }
@@ -272,20 +345,20 @@ Test(rewriter, several_declarators_become_several_declarations_on_one_line)
 Test(rewriter, alignment_is_dropped)
 {
     expect_rewrite(IN_KERNEL("  __shared__ __align__(16) float a[4];"),
-                   IN_KERNEL("  float (&a)[4] = ::simtlab_emu::shared_var<float[4]>([]{});"));
+                   OUT_KERNEL("  float (&a)[4] = ::simtlab_emu::shared_var<float[4]>([]{});"));
     expect_rewrite(IN_KERNEL("  alignas(16) __shared__ float b[4];"),
-                   IN_KERNEL("  float (&b)[4] = ::simtlab_emu::shared_var<float[4]>([]{});"));
+                   OUT_KERNEL("  float (&b)[4] = ::simtlab_emu::shared_var<float[4]>([]{});"));
 }
 
 Test(rewriter, extern_shared_is_the_dynamic_shared_memory)
 {
     expect_rewrite(IN_KERNEL("  extern __shared__ float dyn[];"),
-                   IN_KERNEL("  float *const dyn = (float *)::simtlab_emu::dynamic_shared();"));
+                   OUT_KERNEL("  float *const dyn = (float *)::simtlab_emu::dynamic_shared();"));
     expect_rewrite(IN_KERNEL("  extern __shared__ __align__(16) unsigned char raw[];"),
-                   IN_KERNEL("  unsigned char *const raw = "
+                   OUT_KERNEL("  unsigned char *const raw = "
                              "(unsigned char *)::simtlab_emu::dynamic_shared();"));
     expect_rewrite(IN_KERNEL("  extern __shared__ float rows[][32];"),
-                   IN_KERNEL("  float (*const rows)[32] = "
+                   OUT_KERNEL("  float (*const rows)[32] = "
                              "(float (*)[32])::simtlab_emu::dynamic_shared();"));
 }
 
@@ -309,7 +382,7 @@ Test(rewriter, shared_in_a_member_function_is_function_scope)
 Test(rewriter, shared_type_may_use_decltype)
 {
     expect_rewrite(IN_KERNEL("  __shared__ decltype(x + 1) acc[8];"),
-                   IN_KERNEL("  decltype(x + 1) (&acc)[8] = "
+                   OUT_KERNEL("  decltype(x + 1) (&acc)[8] = "
                              "::simtlab_emu::shared_var<decltype(x + 1)[8]>([]{});"));
 }
 
@@ -317,7 +390,7 @@ Test(rewriter, shared_in_a_template_kernel_after_a_directive)
 {
     expect_rewrite("template <class T> __global__ void f() {\n#pragma unroll\n"
                    "  __shared__ T v[2 * 32];\n}\n",
-                   "template <class T> __global__ void f() {\n#pragma unroll\n"
+                   "template <class T> __global__ void f() {" ENTRY_CHECK("f") "\n#pragma unroll\n"
                    "  T (&v)[2 * 32] = ::simtlab_emu::shared_var<T[2 * 32]>([]{});\n}\n");
 }
 
@@ -342,7 +415,7 @@ Test(rewriter, file_scope_shared_becomes_an_accessor_and_a_define)
                    "::simtlab_emu::shared_var<int[4]>([]{}); }\n"
                    "#define g (simtlab_emu_shared_g())\n"
                    "#line 1 \"t.cu\"\n"
-                   "\n__global__ void f() { g[0] = 1; }\n");
+                   "\n__global__ void f() {" ENTRY_CHECK("f") " g[0] = 1; }\n");
 }
 
 Test(rewriter, file_scope_define_is_followed_by_the_rest_of_its_line)

@@ -238,7 +238,7 @@ void put_token_list(const rw *r, strbuf *sb, const size_t *list, size_t n)
  * ====================================================================== */
 
 /* Classifies the `{` at token i by what precedes it. */
-static scope_kind brace_kind(const rw *r, size_t i)
+scope_kind brace_kind(const rw *r, size_t i)
 {
     if (i == 0)
         return SCOPE_BLOCK;
@@ -354,6 +354,8 @@ static void rw_free(rw *r)
     free(r->toks);
     free(r->match);
     free(r->scopes);
+    free(r->kernels);
+    free(r->host_names);
 }
 
 int sl_rewrite(const char *src, size_t len, const char *path, sl_outbuf *out, char *err,
@@ -379,6 +381,8 @@ int sl_rewrite(const char *src, size_t len, const char *path, sl_outbuf *out, ch
     int rc = lex(&r);
     if (rc == 0)
         rc = match_all(&r);
+    if (rc == 0)
+        rc = scan_kernels(&r);
     if (rc == 0)
         rc = scan(&r);
     if (rc == 0)

@@ -3,7 +3,10 @@
  *   rewrite.c         growable text, errors, edits, kernel launches, scopes,
  *                     pass 3 (scan), output and sl_rewrite;
  *   rewrite_lex.c     pass 1 (the tokenizer) and pass 2 (matching brackets);
- *   rewrite_shared.c  __shared__ declarations.
+ *   rewrite_shared.c  __shared__ declarations;
+ *   rewrite_launch.c  kernel launches;
+ *   rewrite_kernels.c __global__ definitions (the host-call check) and
+ *                     kernels that share their name with a host function.
  * Comments on what each function does are at its definition.
  */
 #ifndef SIMTLAB_REWRITE_INTERNAL_H
@@ -57,6 +60,14 @@ typedef struct edit {
  * block, initializer, lambda). */
 typedef enum { SCOPE_NAMESPACE, SCOPE_CLASS, SCOPE_BLOCK } scope_kind;
 
+/* A __global__ function declared at namespace scope (rewrite_kernels.c). */
+typedef struct kernel_decl {
+    size_t name;           /* token of its name */
+    size_t lparen, rparen; /* its parameter list */
+    bool is_template;
+    bool ambiguous;        /* kernels of this name with different parameter counts */
+} kernel_decl;
+
 typedef struct rw {
     const char *src;
     size_t len;
@@ -70,6 +81,10 @@ typedef struct rw {
     size_t nscopes, scopecap;
     char *err;
     size_t errcap;
+    kernel_decl *kernels;   /* rewrite_kernels.c: the kernels of the file */
+    size_t nkernels, kernelcap;
+    size_t *host_names;     /* names of other functions at namespace scope */
+    size_t nhost, hostcap;
 } rw;
 
 #define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
@@ -119,6 +134,7 @@ int match_all(rw *r);
 
 /* rewrite.c */
 int add_edit_str(rw *r, size_t start, size_t end, const char *text);
+scope_kind brace_kind(const rw *r, size_t i);
 void put_tokens(const rw *r, strbuf *sb, size_t from, size_t to);
 void put_token_list(const rw *r, strbuf *sb, const size_t *list, size_t n);
 scope_kind current_scope(const rw *r);
@@ -129,5 +145,10 @@ int rewrite_launch(rw *r, size_t open);
 
 /* rewrite_shared.c */
 int rewrite_shared(rw *r, size_t i, size_t *next);
+
+/* rewrite_kernels.c */
+int scan_kernels(rw *r);
+const kernel_decl *overloaded_kernel(const rw *r, size_t first, size_t last);
+void put_kernel_pointer_type(const rw *r, strbuf *sb, const kernel_decl *k);
 
 #endif

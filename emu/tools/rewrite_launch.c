@@ -11,10 +11,19 @@
  * kernel launches
  * ====================================================================== */
 
-/* Three adjacent `<`, not `operator<<` followed by a template argument list. */
+/* Token i+1 follows token i with only whitespace, comments or line splices
+ * between them (`<< <`, `<<\<newline><`), no preprocessor line. */
+static bool next_to(const rw *r, size_t i)
+{
+    return i + 1 < r->ntoks && !r->toks[i + 1].after_directive;
+}
+
+/* Three `<` in a row, not `operator<<` followed by a template argument
+ * list. Spaces between them are allowed (`<< <` is a launch to nvcc too):
+ * `<` never starts an expression, so three in a row mean nothing else. */
 bool is_launch_open(const rw *r, size_t i)
 {
-    if (!(is_punct(r, i, '<') && adjacent(r, i) && is_punct(r, i + 1, '<') && adjacent(r, i + 1) &&
+    if (!(is_punct(r, i, '<') && next_to(r, i) && is_punct(r, i + 1, '<') && next_to(r, i + 1) &&
           is_punct(r, i + 2, '<')))
         return false;
     return !(i > 0 && tok_is(r, i - 1, "operator"));
@@ -103,8 +112,9 @@ static long expr_start(const rw *r, long last)
 }
 
 /* Finds the `>>>` that closes the launch configuration opened at `open`:
- * the last three of the first run of at least three adjacent `>` outside
- * brackets (`<<<g, A<B<int>>>>>` ends with the final three). */
+ * the last three of the first run of at least three `>` outside brackets
+ * (`<<<g, A<B<int>>>>>` ends with the final three; `>> >` is a run of three,
+ * `(n + 31) >> 5` a run of two). */
 static int find_launch_close(rw *r, size_t open, size_t *close)
 {
     size_t j = open + 3;
@@ -120,7 +130,7 @@ static int find_launch_close(rw *r, size_t open, size_t *close)
             break;
         if (is_punct(r, j, '>')) {
             size_t run = 1;
-            while (adjacent(r, j + run - 1) && is_punct(r, j + run, '>'))
+            while (next_to(r, j + run - 1) && is_punct(r, j + run, '>'))
                 run++;
             if (run >= 3) {
                 *close = j + run - 3;
@@ -134,9 +144,24 @@ static int find_launch_close(rw *r, size_t open, size_t *close)
     return fail_at(r, open, "'<<<' without a matching '>>>'");
 }
 
+/* Replaces the three `<` or `>` tokens from `first` on with `text` and
+ * nothing, one token at a time: what lies between them (spaces, a line
+ * splice) stays, so every line keeps its number. */
+static int replace_chevrons(rw *r, size_t first, const char *text)
+{
+    if (add_edit_str(r, r->toks[first].start, r->toks[first].end, text) != 0)
+        return -1;
+    for (size_t k = first + 1; k < first + 3; k++)
+        if (add_edit_str(r, r->toks[k].start, r->toks[k].end, "") != 0)
+            return -1;
+    return 0;
+}
+
 /* k<<<cfg>>>(args) -> ::simtlab_emu::launch("k", __FILE__, __LINE__, k, cfg)(args)
- * as three edits (an insertion before k, `<<<` -> ", ", `>>>` -> ")") so
- * that k, cfg and args keep their bytes and their newlines. */
+ * as edits (an insertion before k, `<<<` -> ", ", `>>>` -> ")") so that k,
+ * cfg and args keep their bytes and their newlines. A kernel that shares
+ * its name with a host function becomes `static_cast<void (*)(params)>(k)`,
+ * its own pointer type (rewrite_kernels.c). */
 int rewrite_launch(rw *r, size_t open)
 {
     long first = open > 0 ? expr_start(r, (long)open - 1) : -1;
@@ -162,9 +187,17 @@ int rewrite_launch(rw *r, size_t open)
     head.oom |= name.oom;
     free(name.data);
     sb_puts(&head, "\", __FILE__, __LINE__, ");
+    const kernel_decl *k = overloaded_kernel(r, (size_t)first, open - 1);
+    if (k) {
+        sb_puts(&head, "static_cast<");
+        put_kernel_pointer_type(r, &head, k);
+        sb_puts(&head, ">(");
+    }
     if (add_edit_sb(r, r->toks[first].start, r->toks[first].start, &head) != 0)
         return -1;
-    if (add_edit_str(r, r->toks[open].start, r->toks[open + 2].end, ", ") != 0)
+    if (k && add_edit_str(r, r->toks[open - 1].end, r->toks[open - 1].end, ")") != 0)
         return -1;
-    return add_edit_str(r, r->toks[close].start, r->toks[close + 2].end, ")");
+    if (replace_chevrons(r, open, ", ") != 0)
+        return -1;
+    return replace_chevrons(r, close, ")");
 }

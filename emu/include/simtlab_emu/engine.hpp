@@ -299,12 +299,22 @@ struct wait_switch {
 };
 wait_switch warp_arrive(unsigned mask, void *lane_data, warp_fn fn, void *ctx, const char *op, here where);
 
+/* Kernels compiled for the SIMT counters (SIMTLAB_EMU_PROFILE_BUILD, see
+ * <simtlab_emu/profile.h>) call these out-of-line copies of sync_block and
+ * shared_var, so that the engine's own branches are not counted as the
+ * kernel's. */
+int sync_block_uninstrumented(sync_mode mode, int predicate, here where);
+void *shared_lookup_uninstrumented(void *const *key, std::size_t bytes, std::size_t align, here where);
+
 } /* namespace detail */
 
 template <class T, class Tag>
 inline T &shared_var(Tag, here where)
 {
     static void *const key = nullptr; /* its address identifies the site */
+#ifdef SIMTLAB_EMU_PROFILE_BUILD
+    return *static_cast<T *>(detail::shared_lookup_uninstrumented(&key, sizeof(T), alignof(T), where));
+#endif
     detail::worker_hot *const w = detail::current_worker;
     if (w->in_block && w->hot->shared_key == &key)
         return *static_cast<T *>(w->hot->shared_ptr);
@@ -313,6 +323,9 @@ inline T &shared_var(Tag, here where)
 
 SIMTLAB_EMU_ALWAYS_INLINE inline int sync_block(sync_mode mode, int predicate, here where)
 {
+#ifdef SIMTLAB_EMU_PROFILE_BUILD
+    return detail::sync_block_uninstrumented(mode, predicate, where);
+#endif
     detail::worker_hot *const w = detail::current_worker;
     if (!w->in_block)
         return 0; /* host code: there is no block to wait for */
@@ -371,6 +384,27 @@ void release_thread_slots();
 /* True while the calling OS thread runs a kernel thread. */
 bool in_kernel();
 
+/* ---- a kernel called like a host function ------------------------------- */
+/* slrewrite puts `if (::simtlab_emu::host_call_of_kernel("k", __FILE__,
+ * __LINE__)) return;` at the top of every kernel's body. In a launch it is
+ * one test of a flag; called from host code without <<<>>> (which nvcc
+ * refuses to compile) the kernel does not run: the call leaves
+ * cudaErrorInvalidConfiguration as the last error, with a diagnostic (also
+ * on stderr) that says how to launch it. */
+bool report_host_call_of_kernel(const char *kernel, const char *file, int line);
+SIMTLAB_EMU_ALWAYS_INLINE inline bool host_call_of_kernel(const char *kernel, const char *file, int line)
+{
+    if (__builtin_expect(detail::current_worker->in_block, 1))
+        return false;
+    return report_host_call_of_kernel(kernel, file, line);
+}
+
 } /* namespace simtlab_emu */
+
+#ifdef SIMTLAB_EMU_PROFILE_BUILD
+#include <simtlab_emu/profile_build.hpp>
+#else
+#define SIMTLAB_EMU_PROFILE_ATOMIC(address) ((void)0)
+#endif
 
 #endif

@@ -1,0 +1,234 @@
+/* simtlab source rewriter — __global__ functions (the whole is described in
+ * rewrite.c). A pass before scan() finds every kernel declared at namespace
+ * scope and every other function name declared there, and
+ *   - puts a check at the top of each kernel's body, so that a kernel
+ *     called like a host function (without <<<>>>) is reported as that,
+ *     does not run, and leaves an error (engine.hpp: host_call_of_kernel);
+ *   - lets rewrite_launch.c pick the kernel among functions of the same
+ *     name: `foo<<<g, b>>>(x)` where a host function foo also exists gets
+ *     the kernel by a cast to its own pointer type (put_kernel_expr).
+ * Both only add text on the line where the kernel or the launch is.
+ */
+#include "rewrite_internal.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Words followed by a parenthesised argument that is not a parameter list. */
+static bool is_attribute_word(const rw *r, size_t i)
+{
+    static const char *const words[] = {"__launch_bounds__", "__attribute__", "__declspec", "alignas",
+                                        "__align__",        "decltype",      "__maxnreg__", "__cluster_dims__",
+                                        "noexcept",         "throw",         "sizeof",      "alignof",
+                                        "static_assert",    "operator",      "__asm__",     "asm"};
+    for (size_t k = 0; k < sizeof words / sizeof words[0]; k++)
+        if (tok_is(r, i, words[k]))
+            return true;
+    return false;
+}
+
+static bool same_text(const rw *r, size_t a, size_t b)
+{
+    return tok_len(r, a) == tok_len(r, b) && memcmp(tok_text(r, a), tok_text(r, b), tok_len(r, a)) == 0;
+}
+
+/* Parameters outside nested brackets: `(int a, T<x, y> b)` has 2; `()` and
+ * `(void)` have 0. */
+static size_t param_count(const rw *r, size_t lparen, size_t rparen)
+{
+    if (rparen == lparen + 1 || (rparen == lparen + 2 && tok_is(r, lparen + 1, "void")))
+        return 0;
+    size_t n = 1;
+    int angle = 0;
+    for (size_t j = lparen + 1; j < rparen; j++) {
+        if ((is_punct(r, j, '(') || is_punct(r, j, '[') || is_punct(r, j, '{')) && r->match[j] > (long)j)
+            j = (size_t)r->match[j];
+        else if (is_punct(r, j, '<'))
+            angle++;
+        else if (is_punct(r, j, '>') && angle > 0)
+            angle--;
+        else if (is_punct(r, j, ',') && angle == 0)
+            n++;
+    }
+    return n;
+}
+
+/* Is a `template` among the specifiers before the __global__ at g? */
+static bool after_template_head(const rw *r, size_t g)
+{
+    for (size_t k = g; k-- > 0;) {
+        if (is_punct(r, k, ';') || is_punct(r, k, '{') || is_punct(r, k, '}'))
+            return false;
+        if (tok_is(r, k, "template"))
+            return true;
+    }
+    return false;
+}
+
+static int record_kernel(rw *r, const kernel_decl *k)
+{
+    for (size_t i = 0; i < r->nkernels; i++) {
+        kernel_decl *seen = &r->kernels[i];
+        if (!same_text(r, seen->name, k->name))
+            continue;
+        if (param_count(r, seen->lparen, seen->rparen) != param_count(r, k->lparen, k->rparen) ||
+            seen->is_template != k->is_template)
+            seen->ambiguous = true;
+        return 0; /* a prototype and its definition: the first one speaks for both */
+    }
+    kernel_decl *grown = grow(r->kernels, &r->kernelcap, r->nkernels, sizeof(kernel_decl));
+    if (!grown)
+        return fail_oom(r);
+    r->kernels = grown;
+    r->kernels[r->nkernels++] = *k;
+    return 0;
+}
+
+/* The check at the top of a kernel's body (engine.hpp, host_call_of_kernel). */
+static int add_entry_check(rw *r, const kernel_decl *k, size_t brace)
+{
+    strbuf sb = {0};
+    sb_puts(&sb, " if (::simtlab_emu::host_call_of_kernel(\"");
+    sb_put_escaped(&sb, tok_text(r, k->name), tok_len(r, k->name));
+    sb_puts(&sb, "\", __FILE__, __LINE__)) return;");
+    return add_edit_sb(r, r->toks[brace].end, r->toks[brace].end, &sb);
+}
+
+/* The declaration whose __global__ is token g: its name is the identifier
+ * before the first `(` that is not an attribute's. */
+static int parse_kernel(rw *r, size_t g)
+{
+    size_t j = g + 1;
+    for (;; j++) {
+        if (j >= r->ntoks || is_punct(r, j, ';') || is_punct(r, j, '{') || is_punct(r, j, '}') ||
+            is_punct(r, j, '='))
+            return 0; /* not a function declaration we understand: leave it */
+        if (is_attribute_word(r, j) && is_punct(r, j + 1, '(') && r->match[j + 1] > (long)j) {
+            j = (size_t)r->match[j + 1];
+            continue;
+        }
+        if (is_punct(r, j, '('))
+            break;
+    }
+    if (j == g + 1 || !is_ident(r, j - 1) || r->match[j] < 0)
+        return 0;
+    kernel_decl k = {j - 1, j, (size_t)r->match[j], after_template_head(r, g), false};
+    size_t body = k.rparen + 1;
+    while (body < r->ntoks && !is_punct(r, body, '{') && !is_punct(r, body, ';') && !is_punct(r, body, '}')) {
+        if ((is_punct(r, body, '(') || is_punct(r, body, '[')) && r->match[body] > (long)body)
+            body = (size_t)r->match[body];
+        body++;
+    }
+    if (record_kernel(r, &k) != 0)
+        return -1;
+    if (body < r->ntoks && is_punct(r, body, '{'))
+        return add_entry_check(r, &k, body);
+    return 0;
+}
+
+/* An identifier followed by `(` at namespace scope, in a statement without
+ * __global__, after a type: a host (or __device__) function of that name. */
+static int note_host_name(rw *r, size_t i)
+{
+    if (!is_ident(r, i) || !is_punct(r, i + 1, '(') || i == 0 || is_attribute_word(r, i))
+        return 0;
+    const size_t p = i - 1;
+    if (!(is_ident(r, p) || is_punct(r, p, '*') || is_punct(r, p, '&') || is_punct(r, p, '>')) ||
+        is_attribute_word(r, p))
+        return 0;
+    size_t *grown = grow(r->host_names, &r->hostcap, r->nhost, sizeof(size_t));
+    if (!grown)
+        return fail_oom(r);
+    r->host_names = grown;
+    r->host_names[r->nhost++] = i;
+    return 0;
+}
+
+int scan_kernels(rw *r)
+{
+    scope_kind stack[256];
+    size_t depth = 0; /* deeper nesting counts as a block: never namespace scope */
+    bool global_in_statement = false;
+    for (size_t i = 0; i < r->ntoks; i++) {
+        if (is_punct(r, i, '{')) {
+            if (depth < sizeof stack / sizeof stack[0])
+                stack[depth] = brace_kind(r, i);
+            depth++;
+            global_in_statement = false;
+            continue;
+        }
+        if (is_punct(r, i, '}') || is_punct(r, i, ';')) {
+            if (is_punct(r, i, '}') && depth > 0)
+                depth--;
+            global_in_statement = false;
+            continue;
+        }
+        const bool file_scope =
+            depth == 0 || (depth <= sizeof stack / sizeof stack[0] && stack[depth - 1] == SCOPE_NAMESPACE);
+        if (!file_scope)
+            continue;
+        if (tok_is(r, i, "__global__")) {
+            global_in_statement = true;
+            if (parse_kernel(r, i) != 0)
+                return -1;
+        } else if (!global_in_statement && note_host_name(r, i) != 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The kernel that a launch of the single identifier `name_tok` means when a
+ * function that is not a kernel has the same name; NULL when the name
+ * alone is unambiguous, or when the rewriter cannot tell (templates,
+ * kernels of one name with different parameter counts). */
+const kernel_decl *overloaded_kernel(const rw *r, size_t first, size_t last)
+{
+    if (first != last || !is_ident(r, first))
+        return NULL;
+    const kernel_decl *k = NULL;
+    for (size_t i = 0; i < r->nkernels && !k; i++)
+        if (same_text(r, r->kernels[i].name, first))
+            k = &r->kernels[i];
+    if (!k || k->is_template || k->ambiguous)
+        return NULL;
+    for (size_t i = 0; i < r->nhost; i++)
+        if (same_text(r, r->host_names[i], first))
+            return k;
+    return NULL;
+}
+
+/* `void (*)(params)`: the kernel's pointer type, its parameters as written
+ * (names are allowed in a type), default arguments left out. */
+void put_kernel_pointer_type(const rw *r, strbuf *sb, const kernel_decl *k)
+{
+    sb_puts(sb, "void (*)(");
+    bool skipping = false, any = false;
+    int angle = 0;
+    for (size_t j = k->lparen + 1; j < k->rparen; j++) {
+        const bool top = angle == 0;
+        if (is_punct(r, j, '<'))
+            angle++;
+        else if (is_punct(r, j, '>') && angle > 0)
+            angle--;
+        if (top && is_punct(r, j, '='))
+            skipping = true;
+        else if (top && is_punct(r, j, ','))
+            skipping = false;
+        if (skipping) {
+            if ((is_punct(r, j, '(') || is_punct(r, j, '[') || is_punct(r, j, '{')) && r->match[j] > (long)j)
+                j = (size_t)r->match[j];
+            continue;
+        }
+        if (any && r->toks[j].start != r->toks[j - 1].end)
+            sb_puts(sb, " ");
+        sb_put(sb, tok_text(r, j), tok_len(r, j));
+        any = true;
+        if ((is_punct(r, j, '(') || is_punct(r, j, '[') || is_punct(r, j, '{')) && r->match[j] > (long)j) {
+            put_tokens(r, sb, j + 1, (size_t)r->match[j]);
+            j = (size_t)r->match[j];
+        }
+    }
+    sb_puts(sb, ")");
+}

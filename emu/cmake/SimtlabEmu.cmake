@@ -4,6 +4,10 @@
 # can call them after that line). Included by emu/CMakeLists.txt; both use the
 # targets slrewrite and simtlab_emu_rt that it defines.
 
+# The toolkit guard directory (SIMTLAB_EMU_TOOLKIT_GUARD_DIR): a toolkit
+# header that emu/include lacks is a one-line #error, not the toolkit's own.
+include(${CMAKE_CURRENT_LIST_DIR}/ToolkitGuard.cmake)
+
 # sl_emu_rewrite(<out_var> <file.cu>...)
 # Runs slrewrite on each CUDA source: the result is C++ that the host compiler
 # builds against emu/include, under <build>/emu_gen/ at the source's path
@@ -34,8 +38,12 @@ endfunction()
 
 # sl_emu_target(<target>): compile against the emulator's CUDA headers and
 # link its runtime (C++ link, since the runtime is C++).
+# The toolkit guard goes in as a compile option, which CMake places after
+# every include directory: last among the -I, ahead of CPATH and the system.
 function(sl_emu_target target)
   target_include_directories(${target} BEFORE PRIVATE "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/../include")
+  get_property(guard GLOBAL PROPERTY SIMTLAB_EMU_TOOLKIT_GUARD_DIR)
+  target_compile_options(${target} PRIVATE "-I${guard}")
   target_link_libraries(${target} PRIVATE simtlab_emu_rt)
   set_target_properties(${target} PROPERTIES LINKER_LANGUAGE CXX)
 endfunction()

@@ -24,6 +24,7 @@
 
 #ifdef __cplusplus
 #include <simtlab_emu/device.hpp>
+#include <simtlab_emu/occupancy.hpp>
 #endif
 
 #endif

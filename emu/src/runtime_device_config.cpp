@@ -1,5 +1,5 @@
 /* simtlab CPU emulator — configuring the one device: limits, cache and
- * shared-memory preferences, device flags, the occupancy calculator, the
+ * shared-memory preferences, the occupancy calculator, the
  * device-choice and peer calls of a one-device machine, and the calls it
  * cannot do (IPC), which say so.
  *
@@ -9,7 +9,6 @@
  */
 #include "runtime_internal.hpp"
 
-#include <atomic>
 #include <cstdio>
 #include <cstring>
 #include <mutex>
@@ -34,7 +33,6 @@ std::size_t limits[] = {
 constexpr int limit_count = sizeof limits / sizeof limits[0];
 enum cudaFuncCache cache_config = cudaFuncCachePreferNone;
 enum cudaSharedMemConfig shared_config = cudaSharedMemBankSizeDefault;
-std::atomic<unsigned> device_flags{0};
 
 /* Shared memory is given out per block in units of this many bytes (the
  * allocation granularity of sm_80 and sm_90, by the occupancy calculator). */
@@ -204,38 +202,6 @@ cudaError_t cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfi
         return record_error(cudaErrorInvalidValue);
     }
     return cudaSuccess;
-}
-
-cudaError_t cudaGetDeviceFlags(unsigned int *flags)
-{
-    if (!flags)
-        return null_argument("cudaGetDeviceFlags", "flags");
-    *flags = device_flags.load();
-    return cudaSuccess;
-}
-
-cudaError_t cudaSetDeviceFlags(unsigned int flags)
-{
-    if ((flags & ~static_cast<unsigned>(cudaDeviceMask)) != 0 ||
-        (flags & cudaDeviceScheduleMask) == (cudaDeviceScheduleSpin | cudaDeviceScheduleYield)) {
-        runtime::diagnose("cudaSetDeviceFlags: 0x%x is not a valid combination of cudaDevice* flags", flags);
-        return record_error(cudaErrorInvalidValue);
-    }
-    /* Every kernel is CPU code and can read host memory, so cudaDeviceMapHost
-     * is always in effect; the scheduling flags choose nothing here. */
-    device_flags.store(flags);
-    return cudaSuccess;
-}
-
-cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, unsigned int flags)
-{
-    if (device != 0)
-        return not_a_device("cudaInitDevice", device);
-    if (flags != 0) {
-        runtime::diagnose("cudaInitDevice: flags must be 0, not %u", flags);
-        return record_error(cudaErrorInvalidValue);
-    }
-    return cudaSetDeviceFlags(deviceFlags);
 }
 
 cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop)

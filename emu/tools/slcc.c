@@ -5,7 +5,11 @@
  *
  * Each .cu goes through slrewrite into a temporary directory and is then
  * compiled as C++17 with the emulator's headers first on the include path;
- * each .c is compiled as C11 against the same headers; everything is linked
+ * each .cpp (.cc, .cxx) is compiled as host C++17 and each .c as C11 against
+ * the same headers, as nvcc hands them to the host compiler; after the
+ * user's -I comes the toolkit guard, where every CUDA toolkit header the
+ * emulator lacks is a one-line #error naming it, so that a toolkit installed
+ * on the same machine is never compiled in its place; everything is linked
  * with the emulator runtime, Boost.Context (the CUDA threads are fibers) and
  * OpenBLAS (the cuBLAS stand-in). The paths are compiled in by
  * emu/CMakeLists.txt. Children run by fork + execvp, never through a shell,
@@ -26,6 +30,9 @@
 
 #ifndef SLCC_REWRITER
 #error "SLCC_REWRITER (the slrewrite path) must be defined by the build"
+#endif
+#ifndef SLCC_TOOLKIT_GUARD
+#error "SLCC_TOOLKIT_GUARD (the toolkit guard directory) must be defined by the build"
 #endif
 
 /* ======================================================================
@@ -81,7 +88,7 @@ static void av_free(argvec *a)
  * options
  * ====================================================================== */
 
-typedef enum { IN_CU, IN_C, IN_LINK } input_kind;
+typedef enum { IN_CU, IN_CPP, IN_C, IN_LINK } input_kind;
 
 typedef struct options {
     argvec preproc;  /* -I -D -U, in order: both languages */
@@ -89,7 +96,8 @@ typedef struct options {
     argvec linkopts; /* -L -l -Wl,*, in order */
     argvec inputs;
     input_kind *kinds;
-    const char *c_std; /* -std= for .c files */
+    const char *c_std;   /* -std= for .c files */
+    const char *cxx_std; /* -std=c++NN (17 or later) for .cu and .cpp files */
     const char *output;
     bool compile_only;
     bool verbose;
@@ -100,10 +108,12 @@ static void usage(FILE *to)
     fputs("usage: slcc [options] file.cu [file.cu file.c file.o lib.a ...] -o prog\n"
           "Builds a CUDA program to run on the simtlab CPU emulator (no GPU needed).\n"
           "  .cu  rewritten by slrewrite, compiled as C++17 against the emulator's headers\n"
+          "  .cpp .cc .cxx  compiled as host C++17 against the same headers\n"
           "  .c   compiled as C11 (or -std=...) against the same headers\n"
           "  .o .a  linked as given\n"
           "options: -o FILE (required), -c (compile one file to FILE), -v (print each\n"
-          "command), -I -D -U, -O*, -g, -W*, -f*, -std=... (.c only), -L, -l, -Wl,...\n",
+          "command), -I -D -U, -O*, -g, -W*, -f*, -std=c.. (.c) or -std=c++.. (C++, 17 or\n"
+          "later), -L, -l, -Wl,...\n",
           to);
 }
 
@@ -130,12 +140,16 @@ static int classify_input(const char *path, input_kind *kind)
 {
     if (ends_with(path, ".cu"))
         *kind = IN_CU;
+    else if (ends_with(path, ".cpp") || ends_with(path, ".cc") || ends_with(path, ".cxx") ||
+             ends_with(path, ".c++") || ends_with(path, ".C"))
+        *kind = IN_CPP;
     else if (ends_with(path, ".c"))
         *kind = IN_C;
     else if (ends_with(path, ".o") || ends_with(path, ".a") || ends_with(path, ".so"))
         *kind = IN_LINK;
     else
-        return usage_error("'%s': unknown file type (expected .cu, .c, .o, .a or .so)", path);
+        return usage_error("'%s': unknown file type (expected .cu, .cpp, .cc, .cxx, .c, .o, .a or .so)",
+                           path);
     if (access(path, R_OK) != 0)
         return usage_error("cannot read input '%s': %s", path, strerror(errno));
     return 0;
@@ -174,6 +188,13 @@ static int add_input(options *o, const char *path)
     return 0;
 }
 
+/* c++17, gnu++1z, c++20, c++2a, c++23, c++2b, c++26, c++2c ... */
+static bool cxx_std_is_17_or_later(const char *std)
+{
+    const char *v = strstr(std, "++") + 2;
+    return strcmp(v, "17") == 0 || strcmp(v, "1z") == 0 || (v[0] == '2' && v[1] != '\0' && v[2] == '\0');
+}
+
 /* One command-line word; returns 0, 1 for --help, or the usage status. */
 static int parse_one(options *o, int argc, char **argv, int *i)
 {
@@ -197,7 +218,12 @@ static int parse_one(options *o, int argc, char **argv, int *i)
     } else if (strncmp(a, "-Wl,", 4) == 0) {
         av_push(&o->linkopts, a);
     } else if (strncmp(a, "-std=", 5) == 0) {
-        o->c_std = a;
+        if (strstr(a, "++") == NULL)
+            o->c_std = a;
+        else if (cxx_std_is_17_or_later(a + 5))
+            o->cxx_std = a;
+        else
+            return usage_error("'%s': the emulator's headers need C++17 or later", a);
     } else if (strncmp(a, "-O", 2) == 0 || strncmp(a, "-g", 2) == 0 || strncmp(a, "-W", 2) == 0 ||
                strncmp(a, "-f", 2) == 0) {
         av_push(&o->codegen, a);
@@ -219,7 +245,7 @@ static int parse_args(options *o, int argc, char **argv)
     if (!o->output)
         return usage_error("no output file: add -o FILE");
     if (o->compile_only && (o->inputs.n != 1 || o->kinds[0] == IN_LINK))
-        return usage_error("-c compiles exactly one .cu or .c file");
+        return usage_error("-c compiles exactly one .cu, .cpp or .c file");
     return 0;
 }
 
@@ -357,6 +383,15 @@ static void dir_of(const char *path, char *dir, size_t cap)
         snprintf(dir, cap, "%.*s", (int)(slash - path), path);
 }
 
+/* After the user's -I, ahead of CPATH and the system directories: a CUDA
+ * toolkit header the emulator does not provide is a one-line #error there,
+ * never the toolkit's own (emu/cmake/ToolkitGuard.cmake makes the files). */
+static void push_toolkit_guard(argvec *cmd)
+{
+    av_push(cmd, "-I");
+    av_push(cmd, SLCC_TOOLKIT_GUARD);
+}
+
 /* file.cu -> slrewrite -> C++ -> object. */
 static int compile_cu(const options *o, workdir *w, size_t index, const char *cu, const char *obj)
 {
@@ -378,12 +413,13 @@ static int compile_cu(const options *o, workdir *w, size_t index, const char *cu
     char dir[4096];
     dir_of(cu, dir, sizeof dir);
     av_push(&cmd, SLCC_CXX);
-    av_push(&cmd, "-std=c++17");
+    av_push(&cmd, o->cxx_std ? o->cxx_std : "-std=c++17");
     av_push(&cmd, "-iquote"); /* the .cu's own "includes", now that it lives elsewhere */
     av_push(&cmd, dir);
     av_push(&cmd, "-I"); /* before the user's -I: our cuda_runtime.h, not a toolkit's */
     av_push(&cmd, SLCC_EMU_INCLUDE);
     av_push_all(&cmd, &o->preproc);
+    push_toolkit_guard(&cmd);
     av_push_all(&cmd, &o->codegen);
     av_push(&cmd, "-x");
     av_push(&cmd, "c++");
@@ -397,15 +433,27 @@ static int compile_cu(const options *o, workdir *w, size_t index, const char *cu
     return rc;
 }
 
-static int compile_c(const options *o, const char *c, const char *obj)
+/* A .c (as C) or .cpp (as host C++: nothing to rewrite, as with nvcc,
+ * which hands .cpp files to the host compiler untouched). */
+static int compile_host(const options *o, input_kind kind, const char *c, const char *obj)
 {
     argvec cmd = {0};
-    av_push(&cmd, SLCC_CC);
-    av_push(&cmd, o->c_std ? o->c_std : "-std=c11");
+    if (kind == IN_CPP) {
+        av_push(&cmd, SLCC_CXX);
+        av_push(&cmd, o->cxx_std ? o->cxx_std : "-std=c++17");
+    } else {
+        av_push(&cmd, SLCC_CC);
+        av_push(&cmd, o->c_std ? o->c_std : "-std=c11");
+    }
     av_push(&cmd, "-I");
     av_push(&cmd, SLCC_EMU_INCLUDE);
     av_push_all(&cmd, &o->preproc);
+    push_toolkit_guard(&cmd);
     av_push_all(&cmd, &o->codegen);
+    if (kind == IN_CPP) {
+        av_push(&cmd, "-x");
+        av_push(&cmd, "c++");
+    }
     av_push(&cmd, "-c");
     av_push(&cmd, c);
     av_push(&cmd, "-o");
@@ -460,7 +508,7 @@ static int compile_all(const options *o, workdir *w, argvec *objects)
         const char *obj = o->compile_only ? o->output : workdir_file(w, k, in, ".o");
         if (!obj)
             return 1;
-        int rc = o->kinds[k] == IN_CU ? compile_cu(o, w, k, in, obj) : compile_c(o, in, obj);
+        int rc = o->kinds[k] == IN_CU ? compile_cu(o, w, k, in, obj) : compile_host(o, o->kinds[k], in, obj);
         if (rc != 0)
             return rc;
         av_push(objects, obj);

@@ -16,6 +16,11 @@
 #define SIMTLAB_EMU_CUBLAS_API_H
 
 #include <cuda_runtime_api.h>
+/* As in the toolkit, the cuBLAS headers bring in the half and bfloat16
+ * types: code that includes only <cublas_v2.h> or <cublasLt.h> may use
+ * half and __nv_bfloat16. */
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 
 /* The cuBLAS version the emulator mimics (13.0.0, shipped with CUDA 13.0). */
 #define CUBLAS_VER_MAJOR 13
@@ -38,7 +43,9 @@ typedef enum cudaDataType_t {
     CUDA_R_32I = 10,
     CUDA_R_16BF = 14
 } cudaDataType;
+typedef enum cudaDataType_t cudaDataType_t;
 #endif
+typedef cudaDataType cublasDataType_t;
 
 typedef enum {
     CUBLAS_STATUS_SUCCESS = 0,
@@ -61,6 +68,8 @@ typedef enum {
 
 typedef enum { CUBLAS_POINTER_MODE_HOST = 0, CUBLAS_POINTER_MODE_DEVICE = 1 } cublasPointerMode_t;
 
+typedef enum { CUBLAS_FILL_MODE_LOWER = 0, CUBLAS_FILL_MODE_UPPER = 1, CUBLAS_FILL_MODE_FULL = 2 } cublasFillMode_t;
+
 typedef enum {
     CUBLAS_DEFAULT_MATH = 0,
     CUBLAS_TENSOR_OP_MATH = 1,
@@ -70,9 +79,15 @@ typedef enum {
 
 typedef enum {
     CUBLAS_COMPUTE_16F = 64,
+    CUBLAS_COMPUTE_16F_PEDANTIC = 65,
     CUBLAS_COMPUTE_32F = 68,
     CUBLAS_COMPUTE_32F_PEDANTIC = 69,
     CUBLAS_COMPUTE_64F = 70,
+    CUBLAS_COMPUTE_64F_PEDANTIC = 71,
+    CUBLAS_COMPUTE_32I = 72,
+    CUBLAS_COMPUTE_32I_PEDANTIC = 73,
+    CUBLAS_COMPUTE_32F_FAST_16F = 74,
+    CUBLAS_COMPUTE_32F_FAST_16BF = 75,
     CUBLAS_COMPUTE_32F_FAST_TF32 = 77
 } cublasComputeType_t;
 
@@ -121,6 +136,19 @@ cublasStatus_t cublasGemmEx(cublasHandle_t handle, cublasOperation_t transa, cub
                             int k, const void *alpha, const void *A, cudaDataType Atype, int lda, const void *B,
                             cudaDataType Btype, int ldb, const void *beta, void *C, cudaDataType Ctype, int ldc,
                             cublasComputeType_t computeType, cublasGemmAlgo_t algo);
+/* batchCount GEMMs; matrix i of A starts at A + i * strideA (elements), and
+ * so on for B and C. */
+cublasStatus_t cublasSgemmStridedBatched(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb,
+                                         int m, int n, int k, const float *alpha, const float *A, int lda,
+                                         long long int strideA, const float *B, int ldb, long long int strideB,
+                                         const float *beta, float *C, int ldc, long long int strideC, int batchCount);
+/* cublasGemmEx's types, batched as cublasSgemmStridedBatched. */
+cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb,
+                                          int m, int n, int k, const void *alpha, const void *A, cudaDataType Atype,
+                                          int lda, long long int strideA, const void *B, cudaDataType Btype, int ldb,
+                                          long long int strideB, const void *beta, void *C, cudaDataType Ctype,
+                                          int ldc, long long int strideC, int batchCount,
+                                          cublasComputeType_t computeType, cublasGemmAlgo_t algo);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -11,6 +11,7 @@
  * and calls cblas_sgemm: the products are exact, the sums are float sums,
  * which is what CUBLAS_COMPUTE_32F promises.
  */
+#include "cublas_internal.hpp"
 #include "runtime_internal.hpp"
 
 #include <cublas_v2.h>
@@ -68,7 +69,11 @@ const status_info *find_status(cublasStatus_t s)
     return nullptr;
 }
 
-cublasStatus_t invalid(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+} /* namespace */
+
+/* The helpers below are shared with cublaslt.cpp (cublas_internal.hpp). */
+namespace blas {
+
 cublasStatus_t invalid(const char *fmt, ...)
 {
     char text[1024];
@@ -176,18 +181,42 @@ cublasStatus_t check_gemm(const char *api, cublasOperation_t transa, cublasOpera
     return CUBLAS_STATUS_SUCCESS;
 }
 
+std::size_t batch_extent(std::size_t one, long long stride, int count)
+{
+    if (one == 0 || count <= 0)
+        return 0;
+    return static_cast<std::size_t>(stride) * static_cast<std::size_t>(count - 1) + one;
+}
+
+/* A strided batch of GEMMs (count 1, strides 0: one GEMM): every matrix of
+ * it inside one allocation. */
+struct gemm_batch {
+    long long stride_a, stride_b, stride_c;
+    int count;
+};
+
 cublasStatus_t check_gemm_memory(const char *api, const gemm_shape &s, int m, int n, int k, const void *A, int lda,
                                  const void *B, int ldb, const void *C, int ldc, std::size_t ab_bytes,
-                                 std::size_t c_bytes)
+                                 std::size_t c_bytes, const gemm_batch &batch = {0, 0, 0, 1})
 {
     cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
     if (m > 0 && n > 0 && k > 0) {
-        if ((st = check_device(A, matrix_extent(s.rows_a, s.cols_a, lda), ab_bytes, api, "A")))
-            return st;
-        if ((st = check_device(B, matrix_extent(s.rows_b, s.cols_b, ldb), ab_bytes, api, "B")))
+        std::size_t a = batch_extent(matrix_extent(s.rows_a, s.cols_a, lda), batch.stride_a, batch.count);
+        std::size_t b = batch_extent(matrix_extent(s.rows_b, s.cols_b, ldb), batch.stride_b, batch.count);
+        if ((st = check_device(A, a, ab_bytes, api, "A")) || (st = check_device(B, b, ab_bytes, api, "B")))
             return st;
     }
-    return check_device(C, matrix_extent(m, n, ldc), c_bytes, api, "C");
+    return check_device(C, batch_extent(matrix_extent(m, n, ldc), batch.stride_c, batch.count), c_bytes, api, "C");
+}
+
+cublasStatus_t check_batch(const char *api, const gemm_batch &b)
+{
+    if (b.count < 0)
+        return invalid("%s: batchCount must not be negative (got %d)", api, b.count);
+    if (b.stride_a < 0 || b.stride_b < 0 || b.stride_c < 0)
+        return invalid("%s: the emulator needs strideA, strideB, strideC >= 0 (got %lld, %lld, %lld)", api,
+                       b.stride_a, b.stride_b, b.stride_c);
+    return CUBLAS_STATUS_SUCCESS;
 }
 
 std::size_t type_bytes(cudaDataType t)
@@ -203,10 +232,10 @@ float element_to_float(const void *base, std::size_t i, cudaDataType t)
     return t == CUDA_R_16F ? simtlab_half_bits_to_float(bits) : simtlab_bf16_bits_to_float(bits);
 }
 
-void store_from_float(void *base, std::size_t i, cudaDataType t, float v)
+void store_element(void *base, std::size_t i, cudaDataType t, double v)
 {
     if (t == CUDA_R_32F) {
-        static_cast<float *>(base)[i] = v;
+        static_cast<float *>(base)[i] = static_cast<float>(v);
         return;
     }
     unsigned short bits = t == CUDA_R_16F ? simtlab_half_from_double(v, SIMTLAB_FP_RN)
@@ -225,9 +254,27 @@ std::vector<float> to_float_matrix(const void *p, cudaDataType t, int rows, int 
     return out;
 }
 
-cublasStatus_t check_gemm_ex_types(cudaDataType a, cudaDataType b, cudaDataType c, cublasComputeType_t compute)
+cublasStatus_t not_supported(const char *fmt, ...)
 {
-    const char *api = "cublasGemmEx";
+    char text[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    std::vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    set_diagnostic(text);
+    return CUBLAS_STATUS_NOT_SUPPORTED;
+}
+
+bool float_compute(cublasComputeType_t compute)
+{
+    return compute == CUBLAS_COMPUTE_32F || compute == CUBLAS_COMPUTE_32F_PEDANTIC ||
+           compute == CUBLAS_COMPUTE_32F_FAST_16F || compute == CUBLAS_COMPUTE_32F_FAST_16BF ||
+           compute == CUBLAS_COMPUTE_32F_FAST_TF32;
+}
+
+cublasStatus_t check_gemm_ex_types(const char *api, cudaDataType a, cudaDataType b, cudaDataType c,
+                                   cublasComputeType_t compute)
+{
     bool input_ok = a == CUDA_R_16F || a == CUDA_R_16BF || a == CUDA_R_32F;
     if (!input_ok || a != b)
         return invalid("%s: Atype %d and Btype %d must be the same type, one of CUDA_R_16F, CUDA_R_16BF, "
@@ -235,18 +282,18 @@ cublasStatus_t check_gemm_ex_types(cudaDataType a, cudaDataType b, cudaDataType 
                        api, static_cast<int>(a), static_cast<int>(b));
     if (c != CUDA_R_32F && c != a)
         return invalid("%s: Ctype %d must be CUDA_R_32F or the same as Atype", api, static_cast<int>(c));
-    if (compute != CUBLAS_COMPUTE_32F && compute != CUBLAS_COMPUTE_32F_PEDANTIC &&
-        compute != CUBLAS_COMPUTE_32F_FAST_TF32) {
-        set_diagnostic("cublasGemmEx: the emulator supports computeType CUBLAS_COMPUTE_32F only");
-        return CUBLAS_STATUS_NOT_SUPPORTED;
-    }
+    if (!float_compute(compute))
+        return not_supported("%s: computeType %d is not supported by the emulator: it computes in float, for "
+                             "CUBLAS_COMPUTE_32F and its _PEDANTIC, _FAST_16F, _FAST_16BF and _FAST_TF32 variants",
+                             api, static_cast<int>(compute));
     return CUBLAS_STATUS_SUCCESS;
 }
 
-} /* namespace */
+} /* namespace blas */
 } /* namespace simtlab_emu */
 
 using namespace simtlab_emu;
+using namespace simtlab_emu::blas;
 
 extern "C" {
 
@@ -452,23 +499,97 @@ cublasStatus_t cublasIsamax(cublasHandle_t handle, int n, const float *x, int in
 
 /* ---- level 3 ----------------------------------------------------------- */
 
+} /* extern "C" */
+
+namespace {
+
+cublasStatus_t sgemm_batched(const char *api, cublasHandle_t handle, cublasOperation_t transa,
+                             cublasOperation_t transb, int m, int n, int k, const float *alpha, const float *A,
+                             int lda, const float *B, int ldb, const float *beta, float *C, int ldc,
+                             const gemm_batch &batch)
+{
+    gemm_shape s;
+    cublasStatus_t st;
+    if ((st = check_handle(handle, api)) || (st = check_gemm(api, transa, transb, m, n, k, lda, ldb, ldc, &s)) ||
+        (st = check_batch(api, batch)) || (st = check_host_scalar(alpha, api, "alpha")) ||
+        (st = check_host_scalar(beta, api, "beta")))
+        return st;
+    if (m == 0 || n == 0 || batch.count == 0)
+        return CUBLAS_STATUS_SUCCESS;
+    if ((st = check_gemm_memory(api, s, m, n, k, A, lda, B, ldb, C, ldc, sizeof(float), sizeof(float), batch)))
+        return st;
+    runtime::device_access open(A, B, C);
+    for (int i = 0; i < batch.count; ++i)
+        cblas_sgemm(CblasColMajor, to_cblas(transa), to_cblas(transb), m, n, k, *alpha, A + i * batch.stride_a, lda,
+                    B + i * batch.stride_b, ldb, *beta, C + i * batch.stride_c, ldc);
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+const void *byte_offset(const void *p, long long elements, std::size_t elem_bytes)
+{
+    return static_cast<const char *>(p) + elements * static_cast<long long>(elem_bytes);
+}
+
+cublasStatus_t gemm_ex_batched(const char *api, cublasHandle_t handle, cublasOperation_t transa,
+                               cublasOperation_t transb, int m, int n, int k, const void *alpha, const void *A,
+                               cudaDataType Atype, int lda, const void *B, cudaDataType Btype, int ldb,
+                               const void *beta, void *C, cudaDataType Ctype, int ldc,
+                               cublasComputeType_t computeType, const gemm_batch &batch)
+{
+    gemm_shape s;
+    cublasStatus_t st;
+    if ((st = check_handle(handle, api)) || (st = check_gemm_ex_types(api, Atype, Btype, Ctype, computeType)) ||
+        (st = check_gemm(api, transa, transb, m, n, k, lda, ldb, ldc, &s)) || (st = check_batch(api, batch)) ||
+        (st = check_host_scalar(alpha, api, "alpha")) || (st = check_host_scalar(beta, api, "beta")))
+        return st;
+    if (m == 0 || n == 0 || batch.count == 0)
+        return CUBLAS_STATUS_SUCCESS;
+    if ((st = check_gemm_memory(api, s, m, n, k, A, lda, B, ldb, C, ldc, type_bytes(Atype), type_bytes(Ctype),
+                                batch)))
+        return st;
+    runtime::device_access open(A, B, C);
+    float alpha_f = *static_cast<const float *>(alpha), beta_f = *static_cast<const float *>(beta);
+    for (int i = 0; i < batch.count; ++i) {
+        const void *Ai = byte_offset(A, i * batch.stride_a, type_bytes(Atype));
+        const void *Bi = byte_offset(B, i * batch.stride_b, type_bytes(Btype));
+        void *Ci = const_cast<void *>(byte_offset(C, i * batch.stride_c, type_bytes(Ctype)));
+        std::vector<float> a, b, c;
+        if (k > 0) {
+            a = to_float_matrix(Ai, Atype, s.rows_a, s.cols_a, lda);
+            b = to_float_matrix(Bi, Btype, s.rows_b, s.cols_b, ldb);
+        } else {
+            a.assign(1, 0.0f), b.assign(1, 0.0f); /* never read: k == 0 */
+        }
+        c = to_float_matrix(Ci, Ctype, m, n, ldc);
+        cblas_sgemm(CblasColMajor, to_cblas(transa), to_cblas(transb), m, n, k, alpha_f, a.data(),
+                    std::max(1, s.rows_a), b.data(), std::max(1, s.rows_b), beta_f, c.data(), m);
+        for (int j = 0; j < n; ++j)
+            for (int r = 0; r < m; ++r)
+                store_element(Ci, static_cast<std::size_t>(j) * ldc + r, Ctype,
+                                 c[static_cast<std::size_t>(j) * m + r]);
+    }
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+} /* namespace */
+
+extern "C" {
+
 cublasStatus_t cublasSgemm(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
                            int k, const float *alpha, const float *A, int lda, const float *B, int ldb,
                            const float *beta, float *C, int ldc)
 {
-    const char *api = "cublasSgemm";
-    gemm_shape s;
-    cublasStatus_t st;
-    if ((st = check_handle(handle, api)) || (st = check_gemm(api, transa, transb, m, n, k, lda, ldb, ldc, &s)) ||
-        (st = check_host_scalar(alpha, api, "alpha")) || (st = check_host_scalar(beta, api, "beta")))
-        return st;
-    if (m == 0 || n == 0)
-        return CUBLAS_STATUS_SUCCESS;
-    if ((st = check_gemm_memory(api, s, m, n, k, A, lda, B, ldb, C, ldc, sizeof(float), sizeof(float))))
-        return st;
-    runtime::device_access open(A, B, C);
-    cblas_sgemm(CblasColMajor, to_cblas(transa), to_cblas(transb), m, n, k, *alpha, A, lda, B, ldb, *beta, C, ldc);
-    return CUBLAS_STATUS_SUCCESS;
+    return sgemm_batched("cublasSgemm", handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc,
+                         {0, 0, 0, 1});
+}
+
+cublasStatus_t cublasSgemmStridedBatched(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb,
+                                         int m, int n, int k, const float *alpha, const float *A, int lda,
+                                         long long int strideA, const float *B, int ldb, long long int strideB,
+                                         const float *beta, float *C, int ldc, long long int strideC, int batchCount)
+{
+    return sgemm_batched("cublasSgemmStridedBatched", handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta,
+                         C, ldc, {strideA, strideB, strideC, batchCount});
 }
 
 cublasStatus_t cublasGemmEx(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
@@ -477,34 +598,20 @@ cublasStatus_t cublasGemmEx(cublasHandle_t handle, cublasOperation_t transa, cub
                             cublasComputeType_t computeType, cublasGemmAlgo_t algo)
 {
     (void)algo; /* a performance hint */
-    const char *api = "cublasGemmEx";
-    gemm_shape s;
-    cublasStatus_t st;
-    if ((st = check_handle(handle, api)) || (st = check_gemm_ex_types(Atype, Btype, Ctype, computeType)) ||
-        (st = check_gemm(api, transa, transb, m, n, k, lda, ldb, ldc, &s)) ||
-        (st = check_host_scalar(alpha, api, "alpha")) || (st = check_host_scalar(beta, api, "beta")))
-        return st;
-    if (m == 0 || n == 0)
-        return CUBLAS_STATUS_SUCCESS;
-    if ((st = check_gemm_memory(api, s, m, n, k, A, lda, B, ldb, C, ldc, type_bytes(Atype), type_bytes(Ctype))))
-        return st;
-    runtime::device_access open(A, B, C);
-    std::vector<float> a, b, c;
-    if (k > 0) {
-        a = to_float_matrix(A, Atype, s.rows_a, s.cols_a, lda);
-        b = to_float_matrix(B, Btype, s.rows_b, s.cols_b, ldb);
-    } else {
-        a.assign(1, 0.0f), b.assign(1, 0.0f); /* never read: k == 0 */
-    }
-    c = to_float_matrix(C, Ctype, m, n, ldc);
-    float alpha_f = *static_cast<const float *>(alpha), beta_f = *static_cast<const float *>(beta);
-    cblas_sgemm(CblasColMajor, to_cblas(transa), to_cblas(transb), m, n, k, alpha_f, a.data(),
-                std::max(1, s.rows_a), b.data(), std::max(1, s.rows_b), beta_f, c.data(), m);
-    for (int j = 0; j < n; ++j)
-        for (int i = 0; i < m; ++i)
-            store_from_float(C, static_cast<std::size_t>(j) * ldc + i, Ctype,
-                             c[static_cast<std::size_t>(j) * m + i]);
-    return CUBLAS_STATUS_SUCCESS;
+    return gemm_ex_batched("cublasGemmEx", handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb,
+                           beta, C, Ctype, ldc, computeType, {0, 0, 0, 1});
+}
+
+cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb,
+                                          int m, int n, int k, const void *alpha, const void *A, cudaDataType Atype,
+                                          int lda, long long int strideA, const void *B, cudaDataType Btype, int ldb,
+                                          long long int strideB, const void *beta, void *C, cudaDataType Ctype,
+                                          int ldc, long long int strideC, int batchCount,
+                                          cublasComputeType_t computeType, cublasGemmAlgo_t algo)
+{
+    (void)algo;
+    return gemm_ex_batched("cublasGemmStridedBatchedEx", handle, transa, transb, m, n, k, alpha, A, Atype, lda, B,
+                           Btype, ldb, beta, C, Ctype, ldc, computeType, {strideA, strideB, strideC, batchCount});
 }
 
 } /* extern "C" */

@@ -1,6 +1,8 @@
 # simtlab — a thin driver for CMake. The quick start is two commands:
 #   make test    install what is missing, build, run every test
 #   make bench   build and run the benchmarks, write CSV and charts
+#                (make bench CH=04: chapter 04 only; make bench-emu: the
+#                emulator's own speed checks)
 # Build directory: build/ (BUILD=...); executables land in build/bin/.
 # Pass CMake options with CMAKE_FLAGS, e.g.
 #   make test CMAKE_FLAGS=-DCMAKE_CUDA_ARCHITECTURES=native
@@ -9,7 +11,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps configure build test bench examples doctor clean
+.PHONY: all deps configure build test bench bench-emu examples doctor clean
 
 all: build
 
@@ -28,9 +30,17 @@ test: build
 	bash scripts/skipped-tests.sh $(BUILD); \
 	exit $$rc
 
+# CH=04 (or CH="01 04"): those chapters only.
+CH ?=
 bench: configure
 	cmake --build $(BUILD) -j$(JOBS) --target benches
-	bash scripts/bench.sh $(BUILD)
+	@bash scripts/bench.sh $(BUILD) "$(CH)"
+
+# The emulator's speed against its targets (for whoever works on emu/).
+bench-emu: configure
+	cmake --build $(BUILD) -j$(JOBS) --target bench_emu_throughput
+	@mkdir -p $(BUILD)/bench
+	$(BUILD)/bin/bench_emu_throughput --csv $(BUILD)/bench/emu_throughput.csv
 
 examples: configure
 	cmake --build $(BUILD) -j$(JOBS) --target examples

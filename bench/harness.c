@@ -2,11 +2,23 @@
  * harness.h for what it offers and the order a chapter follows). */
 #include "harness.h"
 
+#include <cuda_runtime_api.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+/* cmake/Chapters.cmake passes the build's flags and the source tree. */
+#ifndef SIMTLAB_BUILD_FLAGS
+#define SIMTLAB_BUILD_FLAGS "unknown"
+#endif
+#ifndef SIMTLAB_SOURCE_DIR
+#define SIMTLAB_SOURCE_DIR "."
+#endif
 
 static void cpu_model(char *out, size_t cap)
 {
@@ -27,26 +39,73 @@ static void cpu_model(char *out, size_t cap)
     fclose(f);
 }
 
+/* The source tree's git revision: SIMTLAB_GIT_REVISION from the
+ * environment (bench.sh sets it), else git asked at run time, else "unknown". */
+static void git_revision(char *out, size_t cap)
+{
+    const char *env = getenv("SIMTLAB_GIT_REVISION");
+    snprintf(out, cap, "%s", env && *env ? env : "unknown");
+    if (env && *env) return;
+    FILE *p = popen("git -C '" SIMTLAB_SOURCE_DIR "' describe --always --dirty 2>/dev/null", "r");
+    if (!p) return;
+    if (fgets(out, (int)cap, p)) out[strcspn(out, "\n")] = '\0';
+    else snprintf(out, cap, "unknown");
+    pclose(p);
+}
+
+/* "major.minor" of a CUDA version number (12040 -> 12.4); "none" for 0. */
+static void cuda_version_text(int v, char *out, size_t cap)
+{
+    if (v > 0) snprintf(out, cap, "%d.%d", v / 1000, (v % 1000) / 10);
+    else snprintf(out, cap, "none");
+}
+
 static void write_csv_header(bench_env *env, const char *title)
 {
     struct utsname u;
-    char cpu[256], when[64];
+    char cpu[256], when[64], rev[128], drv[32], rt[32];
     time_t now = time(NULL);
     uname(&u);
     cpu_model(cpu, sizeof cpu);
+    git_revision(rev, sizeof rev);
     strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-    fprintf(env->csv, "# simtlab benchmark: %s\n# date: %s\n", title, when);
-    fprintf(env->csv, "# machine: %s %s, %s, %ld cores\n", u.nodename, u.machine, cpu,
-            sysconf(_SC_NPROCESSORS_ONLN));
-    fprintf(env->csv, "# backend: %s; built for: %s\n", sl_backend_name(), sl_built_architectures());
-    if (env->have_gpu || env->emulated)
-        fprintf(env->csv, "# device: %s (compute capability %d.%d, %d SMs)%s\n", env->device_info.name,
-                env->device_info.major, env->device_info.minor, env->device_info.sm_count,
+    int driver = 0, runtime = 0;
+    if (cudaDriverGetVersion(&driver) != cudaSuccess) driver = 0;
+    if (cudaRuntimeGetVersion(&runtime) != cudaSuccess) runtime = 0;
+    cuda_version_text(driver, drv, sizeof drv);
+    cuda_version_text(runtime, rt, sizeof rt);
+    FILE *f = env->csv;
+    fprintf(f, "# simtlab benchmark: %s\n# date: %s\n", title, when);
+    fprintf(f, "# machine: %s %s, %s, %ld cores\n", u.nodename, u.machine, cpu, sysconf(_SC_NPROCESSORS_ONLN));
+    fprintf(f, "# backend: %s; built for: %s\n", sl_backend_name(), sl_built_architectures());
+    fprintf(f, "# build: %s\n# git: %s\n", SIMTLAB_BUILD_FLAGS, rev);
+    fprintf(f, "# cuda: driver %s, runtime %s%s\n", drv, rt,
+            env->emulated ? " (the emulator's stand-in numbers)" : "");
+    if (env->device) {
+        const sl_device_info *d = &env->device_info;
+        fprintf(f, "# device: %s (compute capability %d.%d, %d SMs, %.1f GiB, L2 %.1f MiB)%s\n", d->name, d->major,
+                d->minor, d->sm_count, d->global_mem_bytes / 1073741824.0, d->l2_bytes / 1048576.0,
                 env->emulated ? " — EMULATED: device times are CPU times" : "");
-    else
-        fprintf(env->csv, "# device: none (%s)\n", env->why_no_gpu);
-    fprintf(env->csv, "n,column,median_ms,min_ms,max_ms,%s\n",
-            env->spec->unit == BENCH_GFLOPS ? "gflops" : "gbs");
+        int sm_khz = 0, mem_khz = 0;
+        if (cudaDeviceGetAttribute(&sm_khz, cudaDevAttrClockRate, 0) != cudaSuccess) sm_khz = 0;
+        if (cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, 0) != cudaSuccess) mem_khz = 0;
+        if (sm_khz > 0 || mem_khz > 0)
+            fprintf(f, "# clocks: SM %d MHz, memory %d MHz (peak, as the device reports them)%s\n", sm_khz / 1000,
+                    mem_khz / 1000, env->emulated ? "; emulated device: not a real clock" : "");
+        else
+            fprintf(f, "# clocks: not readable\n");
+    } else {
+        fprintf(f, "# device: none (%s)\n", env->why_no_gpu);
+    }
+    const bench_spec *spec = env->spec;
+    fprintf(f, "# sizes: n = 2^%d .. 2^%d, every 2^%d (a GPU runs to 2^%d)\n", spec->log2_min, env->log2_max,
+            spec->log2_step, spec->log2_max_gpu);
+    fprintf(f, "# device columns: %s\n", spec->gpu_columns ? spec->gpu_columns : "");
+    for (const bench_label *l = spec->labels; l && l->column; l++) fprintf(f, "# label: %s=%s\n", l->column, l->text);
+    for (const bench_chart *c = spec->charts; c && c->id; c++)
+        fprintf(f, "# chart: %s;%s;%s;%s;%s;%d;%s\n", c->id, c->title, c->xlabel, c->ylabel, c->y ? c->y : "$6",
+                c->logy, c->series);
+    fprintf(f, "n,column,median_ms,min_ms,max_ms,%s,unit\n", spec->unit == BENCH_GFLOPS ? "gflops" : "gbs");
 }
 
 static int log2_max_of_run(const bench_env *env)
@@ -71,6 +130,15 @@ static void probe_device(bench_env *env)
     env->device = env->have_gpu || env->emulated;
 }
 
+/* Why this run stops below the GPU's largest size, in words. */
+static const char *why_smaller(const bench_env *env)
+{
+    if (env->quick) return "--quick";
+    if (env->emulated) return "the emulator runs every CUDA thread on this CPU";
+    if (!env->have_gpu) return "no GPU here: CPU columns only, kept short";
+    return NULL;
+}
+
 /* What every chapter says before its first size: what ran where. */
 static void print_notes(bench_env *env)
 {
@@ -86,25 +154,66 @@ static void print_notes(bench_env *env)
     if (env->emulated)
         printf("Device columns are CPU-emulator times: they show the emulator's costs, not a GPU's.\n");
     printf("CPU columns use the host caches as they come: below a few MiB they are not DRAM numbers.\n");
+    const bench_spec *spec = env->spec;
+    const char *why = why_smaller(env);
+    printf("sizes: n = 2^%d .. 2^%d", spec->log2_min, env->log2_max);
+    if (why && env->log2_max < spec->log2_max_gpu) printf(" (on a GPU up to 2^%d; smaller here: %s)", spec->log2_max_gpu, why);
+    printf("\n");
+    if (spec->labels) {
+        printf("columns:\n");
+        for (const bench_label *l = spec->labels; l->column; l++)
+            printf("  %-*s %s\n", spec->name_width, l->column, l->text);
+    }
+}
+
+/* Start the OpenMP pool now: its threads' creation would otherwise be timed
+ * in the first OpenMP column (tens of milliseconds for a microsecond loop). */
+static void warm_up_openmp(void)
+{
+#ifdef _OPENMP
+    volatile int sink = 0;
+    for (int round = 0; round < 3; round++) {
+#pragma omp parallel
+        {
+            if (omp_get_thread_num() == 0) sink = sink + omp_get_num_threads();
+        }
+    }
+    (void)sink;
+#endif
+}
+
+static void print_probe(const bench_env *env)
+{
+    printf("backend=%s device=%d reason=%s\n", sl_backend_name(), env->have_gpu,
+           env->have_gpu ? "-" : env->emulated ? "emulated" : env->why_no_gpu);
 }
 
 int bench_init(bench_env *env, int argc, char **argv, const bench_spec *spec)
 {
     memset(env, 0, sizeof *env);
     env->spec = spec;
+    env->start_ms = sl_host_ms();
     const char *csv_path = NULL;
+    int probe = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--csv") == 0 && i + 1 < argc) {
             csv_path = argv[++i];
         } else if (strcmp(argv[i], "--quick") == 0) {
             env->quick = 1;
+        } else if (strcmp(argv[i], "--probe") == 0) {
+            probe = 1;
         } else {
-            fprintf(stderr, "usage: %s [--csv FILE] [--quick]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--csv FILE] [--quick] [--probe]\n", argv[0]);
             return 2;
         }
     }
     probe_device(env);
+    if (probe) {
+        print_probe(env);
+        return 3;
+    }
     env->log2_max = log2_max_of_run(env);
+    warm_up_openmp();
     if (csv_path) {
         env->csv = fopen(csv_path, "w");
         if (!env->csv) {
@@ -146,15 +255,44 @@ float *bench_host_uniform_f32(bench_env *env, size_t n, uint64_t seed, float lo,
     return p;
 }
 
+double bench_seconds_left(double elapsed_s, double done_work, double total_work)
+{
+    if (done_work <= 0 || total_work < done_work) return -1.0;
+    return elapsed_s * (total_work - done_work) / done_work;
+}
+
+void bench_progress(const bench_env *env, int done, int total, double done_work, double total_work)
+{
+    double elapsed = (sl_host_ms() - env->start_ms) / 1000.0;
+    double left = bench_seconds_left(elapsed, done_work, total_work);
+    printf("  [%d of %d sizes done, %.0f s so far", done, total, elapsed);
+    if (done < total && left >= 0) printf(", about %.0f s left", left);
+    printf("]\n");
+    fflush(stdout);
+}
+
+/* A size's share of the run's time: its n, plus a fixed cost per size (the
+ * launches, the runs' minimum length) that dominates below 2^16. */
+static double size_work(int log2_n) { return (double)((size_t)1 << log2_n) + 65536.0; }
+
 int bench_sizes(bench_env *env, void *chapter)
 {
     const bench_spec *spec = env->spec;
+    int step = spec->log2_step > 0 ? spec->log2_step : 1;
+    int total = 0, done = 0;
+    double total_work = 0, done_work = 0;
+    for (int p = spec->log2_min; p <= env->log2_max; p += step) {
+        total++;
+        total_work += size_work(p);
+    }
     int ok = 1;
-    for (int p = spec->log2_min; ok && p <= env->log2_max; p += spec->log2_step) {
+    for (int p = spec->log2_min; ok && p <= env->log2_max; p += step) {
         size_t n = (size_t)1 << p;
         spec->begin_size(chapter, p, n);
         ok = spec->cpu_columns(env, chapter, n);
         if (ok && env->device) ok = spec->device_columns(env, chapter, p, n);
+        done_work += size_work(p);
+        if (ok) bench_progress(env, ++done, total, done_work, total_work);
     }
     return ok;
 }
@@ -179,6 +317,31 @@ int bench_runs(const bench_env *env, size_t bytes)
     return env->quick ? 3 : runs;
 }
 
+int bench_host_repeat(double call_ms)
+{
+    if (!(call_ms > 0)) return BENCH_MAX_REPEAT; /* below the clock's resolution */
+    double reps = BENCH_MIN_SAMPLE_MS / call_ms;
+    if (reps <= 1.0) return 1;
+    return reps >= BENCH_MAX_REPEAT ? BENCH_MAX_REPEAT : (int)reps + 1;
+}
+
+static int compare_ms(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+sl_stats bench_stats_of(double *samples, int count)
+{
+    sl_stats s = {0.0, 0.0, 0.0, count > 0 ? count : 0};
+    if (count <= 0) return s;
+    qsort(samples, (size_t)count, sizeof *samples, compare_ms);
+    s.min_ms = samples[0];
+    s.max_ms = samples[count - 1];
+    s.median_ms = count % 2 ? samples[count / 2] : 0.5 * (samples[count / 2 - 1] + samples[count / 2]);
+    return s;
+}
+
 double bench_rate(double amount, double ms) { return ms > 0 ? amount / (ms * 1e6) : 0.0; }
 
 const char *bench_unit_label(const bench_env *env) { return env->spec->unit == BENCH_GFLOPS ? "GFLOP/s" : "GB/s"; }
@@ -186,15 +349,28 @@ const char *bench_unit_label(const bench_env *env) { return env->spec->unit == B
 static void emit_row(bench_env *env, size_t n, const char *column, const sl_stats *s, double rate,
                      const char *label)
 {
-    printf("  %-*s %12.4f ms %10.2f %s  (min %.4f, max %.4f)\n", env->spec->name_width, column, s->median_ms,
+    printf("  %-*s %12.4f ms %10.4g %s  (min %.4f, max %.4f)\n", env->spec->name_width, column, s->median_ms,
            rate, label, s->min_ms, s->max_ms);
     if (env->csv)
-        fprintf(env->csv, "%zu,%s,%.6f,%.6f,%.6f,%.3f\n", n, column, s->median_ms, s->min_ms, s->max_ms, rate);
+        fprintf(env->csv, "%zu,%s,%.6f,%.6f,%.6f,%.6g,%s\n", n, column, s->median_ms, s->min_ms, s->max_ms, rate,
+                label);
 }
 
 void bench_emit(bench_env *env, size_t n, const char *column, const sl_stats *s, double amount)
 {
     emit_row(env, n, column, s, bench_rate(amount, s->median_ms), bench_unit_label(env));
+}
+
+void bench_emit_value(bench_env *env, size_t n, const char *column, const sl_stats *s, double value,
+                      const char *unit)
+{
+    emit_row(env, n, column, s, value, unit);
+}
+
+void bench_mark(bench_env *env, const char *chart, double x, const char *label)
+{
+    printf("  mark: %s at %g\n", label, x);
+    if (env->csv) fprintf(env->csv, "# mark: %s;%.17g;%s\n", chart, x, label);
 }
 
 /* ---- rotated device copies of the inputs -------------------------------- */
@@ -242,13 +418,27 @@ void bench_inputs_free(bench_inputs *in)
 }
 
 /* ---- columns ------------------------------------------------------------ */
-static sl_status time_host(void *column, double *ms)
+typedef struct host_timing {
+    const bench_column *col;
+    int repeat; /* calls per sample */
+} host_timing;
+
+static sl_status time_host(void *ctx, double *ms)
 {
-    const bench_column *col = column;
+    const host_timing *h = ctx;
     double t = sl_host_ms();
-    col->run_host(col->ctx);
-    *ms = sl_host_ms() - t;
+    for (int i = 0; i < h->repeat; i++) h->col->run_host(h->col->ctx);
+    *ms = (sl_host_ms() - t) / h->repeat;
     return SL_OK;
+}
+
+/* Calls per sample for a CPU column: from one call timed alone (warm). */
+static int calibrate_host(const bench_column *col)
+{
+    host_timing one = {col, 1};
+    double ms = 0.0;
+    time_host(&one, &ms);
+    return bench_host_repeat(ms);
 }
 
 static sl_status run_once(const bench_column *col)
@@ -273,9 +463,12 @@ int bench_column_run(bench_env *env, size_t n, const bench_column *col, double *
     if (st == SL_OK && !col->check(col->ctx, col->name, n)) return 0;
     sl_stats s;
     int runs = bench_runs(env, col->bytes);
-    if (st == SL_OK)
-        st = col->run_host ? sl_time_repeat(time_host, (void *)col, 1, runs, &s)
-                           : sl_time_repeat(col->run_device, col->ctx, 2, runs, &s);
+    if (st == SL_OK && col->run_host) {
+        host_timing h = {col, calibrate_host(col)};
+        st = sl_time_repeat(time_host, &h, 1, runs, &s);
+    } else if (st == SL_OK) {
+        st = sl_time_repeat(col->run_device, col->ctx, 2, runs, &s);
+    }
     if (st != SL_OK) {
         fprintf(stderr, "%s failed at n=%zu: %s\n", col->name, n, sl_last_error());
         return 0;

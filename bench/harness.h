@@ -43,6 +43,18 @@
  *
  * Columns that cannot run here (GPU columns without a GPU) are listed as
  * skipped, never printed as numbers; emulator times are labelled so.
+ *
+ * The CSV (--csv FILE) is what scripts/bench.sh reads and draws: `#` lines
+ * first (date, machine, device with compute capability, driver and runtime
+ * versions, clocks where readable, backend, build flags, git revision, the
+ * sizes of this run and why, what each column is: bench_spec.labels, the
+ * charts to draw: bench_spec.charts, marks such as a crossover: bench_mark,
+ * and skipped columns), then one row a measurement:
+ *
+ *   n,column,median_ms,min_ms,max_ms,gbs|gflops,unit
+ *
+ * where the sixth field is the row's rate (GB/s or GFLOP/s for the
+ * chapter's own rows; bench_emit_value rows say their unit in `unit`).
  */
 #ifndef SIMTLAB_BENCH_HARNESS_H
 #define SIMTLAB_BENCH_HARNESS_H
@@ -76,7 +88,32 @@ typedef struct bench_spec {
     void (*begin_size)(void *chapter, int log2_n, size_t n);
     int (*cpu_columns)(bench_env *env, void *chapter, size_t n);
     int (*device_columns)(bench_env *env, void *chapter, int log2_n, size_t n);
+    /* Optional (NULL: none), each list ended by an entry whose first field is NULL: */
+    const struct bench_label *labels; /* what each column is, for the reader and the charts */
+    const struct bench_chart *charts; /* the charts bench.sh draws (NULL: rate against n) */
 } bench_spec;
+
+/* "cpu_omp" is "CPU, all cores (OpenMP)": printed once before the first
+ * size, written to the CSV (# label:), and the legend's text in the charts. */
+typedef struct bench_label {
+    const char *column, *text;
+} bench_label;
+
+/* One chart: a gnuplot line per series, x from the CSV's n, y from `y`, a
+ * gnuplot expression over the row's fields ($1 n, $3 median_ms, $6 rate),
+ * e.g. "$6" (the rate) or "($3*1000/$1)" (microseconds per launch).
+ * `series` lists the columns, blank-separated; a name ending in '*' takes
+ * every column that starts with the rest. Written to the CSV as
+ * "# chart: id;title;xlabel;ylabel;y;logy;series" (bench/plot.gp draws it). */
+typedef struct bench_chart {
+    const char *id;       /* the file's suffix: 02_gpu_pays-<id>.png */
+    const char *title;    /* what it shows; bench.sh adds the machine and backend */
+    const char *xlabel;   /* with its unit: "n (floats)" */
+    const char *ylabel;   /* with its unit: "time per call (ms)" */
+    const char *y;        /* gnuplot expression; NULL: "$6" */
+    int logy;             /* values that span decades */
+    const char *series;
+} bench_chart;
 
 struct bench_env {
     int have_gpu;            /* a CUDA device answered (never true in emulator builds) */
@@ -88,14 +125,18 @@ struct bench_env {
     int quick;               /* --quick: fewer sizes and runs (smoke test) */
     int log2_max;            /* the largest size of this run */
     const bench_spec *spec;
+    double start_ms;         /* sl_host_ms() at bench_init: for the progress lines */
     void *host[BENCH_MAX_HOST_BUFFERS]; /* freed by bench_finish */
     int host_count;
 };
 
-/* Parses --csv FILE and --quick, probes the device, writes the CSV header
- * (the machine, device, backend and build as # comments, then the columns
- * n,column,median_ms,min_ms,max_ms and gbs or gflops), and prints the
- * title, the device and the notes. Returns 0 on success, 2 on a usage error. */
+/* Parses --csv FILE, --quick and --probe, probes the device, starts the
+ * OpenMP thread pool (so no CPU column times its start-up), writes the CSV
+ * header (see the top of this file) and prints the title, the device, the
+ * sizes of this run and the notes. --probe prints one line
+ * "backend=cuda|emulator device=1|0 reason=..." and nothing else (bench.sh
+ * asks it which binaries to run). Returns 0 on success, 2 on a usage error,
+ * 3 after --probe (nothing more to do). */
 int bench_init(bench_env *env, int argc, char **argv, const bench_spec *spec);
 /* Frees the host buffers, closes the CSV, reports leaked device buffers;
  * returns the exit status (0 when ok). */
@@ -108,8 +149,14 @@ void *bench_host_alloc(bench_env *env, size_t bytes);
 float *bench_host_uniform_f32(bench_env *env, size_t n, uint64_t seed, float lo, float hi);
 
 /* For n = 2^p, every size of the run: the spec's begin_size, cpu_columns and
- * device_columns. Returns 0 at the first failure (the reason already said). */
+ * device_columns, and after each size a progress line with an estimate of
+ * the time left. Returns 0 at the first failure (the reason already said). */
 int bench_sizes(bench_env *env, void *chapter);
+/* The estimate bench_sizes prints: seconds left after `done_work` of
+ * `total_work` took `elapsed_s` (work in any unit; -1 when nothing is done). */
+double bench_seconds_left(double elapsed_s, double done_work, double total_work);
+/* "  [step 3 of 7 done, 12 s so far, about 30 s left]" (stdout). */
+void bench_progress(const bench_env *env, int done, int total, double done_work, double total_work);
 
 /* Prints "skipped: <columns> (<reason>)" once, on stdout and into the CSV. */
 void bench_skip(bench_env *env, const char *columns, const char *reason);
@@ -121,6 +168,12 @@ int bench_rotation(const bench_env *env, size_t bytes);
 /* Timed runs for a problem that moves `bytes` per run: more runs for small
  * problems, so each size takes a similar, short time. */
 int bench_runs(const bench_env *env, size_t bytes);
+/* How many back-to-back calls one timed sample of a CPU column makes, so a
+ * sample lasts at least BENCH_MIN_SAMPLE_MS on the host clock: 1 for a call
+ * of that length or more, up to BENCH_MAX_REPEAT. `call_ms`: one call's time. */
+#define BENCH_MIN_SAMPLE_MS 0.2
+#define BENCH_MAX_REPEAT 4096
+int bench_host_repeat(double call_ms);
 
 /* Giga-units per second: `amount` bytes or flops in `ms` milliseconds. */
 double bench_rate(double amount, double ms);
@@ -131,6 +184,18 @@ const char *bench_unit_label(const bench_env *env);
  * n,column,median_ms,min_ms,max_ms,rate in the CSV; `amount` is what one run
  * moves or computes, in the chapter's unit (bytes for GB/s, flops for GFLOP/s). */
 void bench_emit(bench_env *env, size_t n, const char *column, const sl_stats *s, double amount);
+/* A row in a unit of its own ("us/launch", "GB/s"): `value` printed and in
+ * the CSV's rate field, `unit` in its unit field. */
+void bench_emit_value(bench_env *env, size_t n, const char *column, const sl_stats *s, double value,
+                      const char *unit);
+/* A mark on chart `chart` at x (a vertical line labelled `label`), e.g. the
+ * n where the GPU starts to win: "# mark: chart;x;label" in the CSV and a
+ * line on stdout. */
+void bench_mark(bench_env *env, const char *chart, double x, const char *label);
+
+/* The median, min and max of `count` samples (ms), as sl_time_repeat
+ * computes them: the samples are sorted in place; count 0 gives zeros. */
+sl_stats bench_stats_of(double *samples, int count);
 
 /* ---- rotated device copies of the inputs -------------------------------- */
 typedef struct bench_inputs {
@@ -166,7 +231,9 @@ typedef struct bench_column {
 } bench_column;
 
 /* Checks one run of the column, then times it (1 warm-up run for a CPU
- * column, 2 for a device column) and emits its row. *median_ms (may be
+ * column, 2 for a device column) and emits its row. A CPU column's sample
+ * is bench_host_repeat calls timed together, divided by their number, so
+ * a call of a microsecond is not lost in the clock's resolution. *median_ms (may be
  * NULL) is the median, or -1 when the column was skipped: a build without it
  * (SL_ERR_UNSUPPORTED). Returns 0 when the column failed or was wrong. */
 int bench_column_run(bench_env *env, size_t n, const bench_column *col, double *median_ms);

@@ -1,17 +1,76 @@
-# simtlab — the rate (GB/s, or GFLOP/s for a chapter that counts flops) by
-# problem size, one line per column of a benchmark's CSV (bench/harness.h).
-# gnuplot -e "csv='build/bench/01_vector_add.csv'; png='build/bench/01_vector_add.png'; \
-#             columns='cpu cpu_omp copy_d2d v1 v2 v3 cublas'; title='01 vector add'; \
-#             unit='GB/s'" bench/plot.gp
-if (!exists("unit")) unit = "GB/s"
-set terminal pngcairo size 900,560 noenhanced
-set output png
+# simtlab — one chart of a benchmark's CSV (bench/harness.h describes the
+# CSV). scripts/bench.sh calls it once per chart and terminal:
+#
+#   gnuplot -e "csv='build/bench/01_vector_add.csv'; out='build/bench/01_vector_add.png'; \
+#               term='png'; title='01 vector add — emulated'; xlabel='n (floats)'; \
+#               ylabel='GB/s (median)'; y='\$6'; logy=1; \
+#               series='cpu cpu_omp v1'; labels='CPU, 1 core|CPU, all cores|v1 (emulated)'; \
+#               marks='65536|GPU wins from here'" bench/plot.gp
+#
+# series: the CSV's column names, blank-separated; labels: the legend's text
+# for each, '|'-separated, in the same order; y: a gnuplot expression over
+# the row ($1 n, $3 median ms, $6 rate); marks: 'x|label' pairs joined by
+# ';' (a dashed vertical line each). x is always n, on a log2 axis.
+if (!exists("term")) term = "png"
+if (!exists("y")) y = "$6"
+if (!exists("logy")) logy = 1
+if (!exists("labels")) labels = ""
+if (!exists("marks")) marks = ""
+if (!exists("xlabel")) xlabel = "n (elements)"
+if (!exists("ylabel")) ylabel = "GB/s (median)"
+
+if (term eq "svg") {
+    set terminal svg size 1150,620 dynamic noenhanced font "sans,12"
+} else {
+    set terminal pngcairo size 1150,620 noenhanced font "sans,10"
+}
+set output out
 set datafile separator ","
 set title title
+set xlabel xlabel
+set ylabel ylabel
 set logscale x 2
+set format x "2^{%L}"
 set format x "2^%L"
-set xlabel "n (elements)"
-set ylabel unit." (median)"
-set key left top
-set grid
-plot for [series in columns] sprintf("< grep ',%s,' %s", series, csv) using 1:6 with linespoints title series
+set autoscale xfix
+set offsets graph 0.02, graph 0.02, 0, 0
+if (logy) { set logscale y 10; set format y "%g" }
+set grid xtics ytics mytics lc rgb "#dddddd"
+# The legend outside the data, on the right.
+set key outside right top vertical Left reverse noautotitle spacing 1.2 width 2
+set border 3
+set tics nomirror
+
+# Sixteen distinct colours and point types (the last four dashed).
+set linetype 1 lc rgb "#1f77b4" lw 2 pt 7 ps 1.0
+set linetype 2 lc rgb "#ff7f0e" lw 2 pt 5 ps 1.0
+set linetype 3 lc rgb "#2ca02c" lw 2 pt 9 ps 1.2
+set linetype 4 lc rgb "#d62728" lw 2 pt 11 ps 1.2
+set linetype 5 lc rgb "#9467bd" lw 2 pt 13 ps 1.2
+set linetype 6 lc rgb "#8c564b" lw 2 pt 4 ps 1.0
+set linetype 7 lc rgb "#e377c2" lw 2 pt 6 ps 1.0
+set linetype 8 lc rgb "#7f7f7f" lw 2 pt 8 ps 1.2
+set linetype 9 lc rgb "#bcbd22" lw 2 pt 10 ps 1.2
+set linetype 10 lc rgb "#17becf" lw 2 pt 12 ps 1.2
+set linetype 11 lc rgb "#000000" lw 2 pt 1 ps 1.2
+set linetype 12 lc rgb "#aec7e8" lw 2 pt 2 ps 1.2
+set linetype 13 lc rgb "#393b79" lw 2 pt 3 ps 1.2 dt 2
+set linetype 14 lc rgb "#e7ba52" lw 2 pt 14 ps 1.2 dt 2
+set linetype 15 lc rgb "#843c39" lw 2 pt 15 ps 1.2 dt 2
+set linetype 16 lc rgb "#31a354" lw 2 pt 7 ps 0.6 dt 2
+set linetype cycle 16
+
+# The marks: a dashed line and its label at the top.
+nmarks = (marks eq "") ? 0 : words(system("echo '" . marks . "' | tr ';' '\n' | tr ' ' '_' | tr '\n' ' '"))
+do for [m = 1:nmarks] {
+    pair = system("echo '" . marks . "' | cut -d';' -f" . m)
+    mx = real(system("echo '" . pair . "' | cut -d'|' -f1"))
+    mtext = system("echo '" . pair . "' | cut -d'|' -f2-")
+    set arrow m from mx, graph 0 to mx, graph 1 nohead dt 2 lw 1.5 lc rgb "#444444"
+    set label m mtext at mx, graph (0.97 - 0.06 * (m - 1)) right offset -0.5, 0 font ",9" tc rgb "#444444"
+}
+
+label_of(i) = (labels eq "") ? word(series, i) : system("echo '" . labels . "' | cut -d'|' -f" . i)
+plot for [i = 1:words(series)] \
+    sprintf("< grep -E '^[0-9]+,%s,' '%s'", word(series, i), csv) using 1:@y \
+    with linespoints lt i title label_of(i)

@@ -1,36 +1,224 @@
 #!/usr/bin/env bash
-# make bench: runs every benchmark that can run on this machine, writes CSV
-# and PNG charts under build/bench/, and says which GPU columns it skipped.
-set -euo pipefail
+# make bench: runs every chapter's benchmark that can run on this machine,
+# writes CSV, logs and charts (PNG and SVG) under BUILD/bench/, and ends with
+# a one-screen summary: what ran where, what was skipped and why, and the
+# paths it wrote.
+#
+#   scripts/bench.sh [BUILD] [CH]      CH: a chapter number (04) or a list ("01 04")
+#
+# Which binaries run (each answers --probe: its backend and whether a GPU is there):
+#   CUDA build, GPU present      build/bin/bench_NN_*          -> NN_name.csv
+#   CUDA build, no GPU           build/bin/bench_NN_*          -> NN_name.csv (CPU columns; GPU columns skipped)
+#                                and build/bin/bench_NN_*_emu  -> NN_name_emu.csv (the kernels, emulated)
+#   emulator-only build          build/bin/bench_NN_*          -> NN_name_emu.csv (it is the emulator build)
+# SIMTLAB_BENCH_EMU=1 runs the _emu binaries on a GPU machine too;
+# SIMTLAB_BENCH_FLAGS (e.g. --quick) is passed to every binary.
+# The emulator's own speed checks are `make bench-emu`, not part of this.
+set -uo pipefail
 build=${1:-build}
+chapters=${2:-}
 out="$build/bench"
-mkdir -p "$out"
 bin="$build/bin"
+mkdir -p "$out"
+here=$(cd "$(dirname "$0")/.." && pwd)
+SIMTLAB_GIT_REVISION=$(git -C "$here" describe --always --dirty 2>/dev/null || echo unknown)
+export SIMTLAB_GIT_REVISION
+durations="$out/.durations" # seconds each step took last time: the time-left estimate
 status=0
+start=$(date +%s)
 
-plot() { # csv png title columns...
-  local csv=$1 png=$2 title=$3 unit=GB/s; shift 3
-  # the rate's CSV column (bench_init writes gbs or gflops) names the unit
-  [ "$(grep -v '^#' "$csv" | head -n 1 | cut -d, -f6)" = gflops ] && unit=GFLOP/s
-  if command -v gnuplot >/dev/null 2>&1; then
-    gnuplot -e "csv='$csv'; png='$png'; title='$title'; columns='$*'; unit='$unit'" bench/plot.gp 2>/dev/null \
-      && echo "chart: $png" || echo "gnuplot could not draw $png (no pngcairo terminal?)"
-  fi
-}
+mmss() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
 
+# ---- the steps: binary, CSV name, what it is -----------------------------------
+steps=()
+skipped=()
 for b in "$bin"/bench_[0-9][0-9]_*; do
   case "$b" in *_emu) continue ;; esac
   [ -x "$b" ] || continue
   name=$(basename "$b"); name=${name#bench_}
-  echo "==== $name"
-  "$b" --csv "$out/$name.csv" ${SIMTLAB_BENCH_FLAGS:-} || status=1
-  cols=$(grep -v '^#' "$out/$name.csv" | tail -n +2 | cut -d, -f2 | awk '!seen[$0]++' | grep -v _e2e | tr '\n' ' ')
-  [ -n "$cols" ] && plot "$out/$name.csv" "$out/$name.png" "$name" $cols
+  if [ -n "$chapters" ]; then
+    want=0
+    for ch in $chapters; do case "$name" in "$ch"_*) want=1 ;; esac; done
+    [ $want = 1 ] || continue
+  fi
+  probe=$("$b" --probe 2>/dev/null | tail -n 1)
+  backend=$(sed -E 's/.*backend=([a-z]+).*/\1/' <<<"$probe")
+  gpu=$(sed -E 's/.*device=([01]).*/\1/' <<<"$probe")
+  why=$(sed -E 's/.*reason=//' <<<"$probe")
+  if [ "$backend" = emulator ]; then
+    steps+=("$b|${name}_emu|emulator")
+  else
+    steps+=("$b|$name|$([ "$gpu" = 1 ] && echo gpu || echo cpu-only)")
+    if [ "$gpu" != 1 ]; then
+      skipped+=("$name: GPU columns ($why)")
+      [ -x "${b}_emu" ] && steps+=("${b}_emu|${name}_emu|emulator")
+    elif [ "${SIMTLAB_BENCH_EMU:-0}" = 1 ] && [ -x "${b}_emu" ]; then
+      steps+=("${b}_emu|${name}_emu|emulator")
+    fi
+  fi
 done
-
-if [ -x "$bin/bench_emu_throughput" ]; then
-  echo "==== emulator throughput (CPU)"
-  "$bin/bench_emu_throughput" --csv "$out/emu_throughput.csv" || status=1
+set -f # from here on, a '*' in a column pattern is not a file name
+if [ ${#steps[@]} -eq 0 ]; then
+  echo "bench: no benchmark binaries${chapters:+ for chapter(s) $chapters} in $bin (build them: cmake --build $build --target benches)"
+  exit 1
 fi
-echo "results: $out/"
+
+# The estimate of a step: its time last run, else 60 s.
+estimate() { local e; e=$(grep -F "$1 " "$durations" 2>/dev/null | tail -n 1 | cut -d' ' -f2); echo "${e:-60}"; }
+
+# ---- run them ---------------------------------------------------------------------
+total=${#steps[@]}
+declare -A took
+i=0
+for step in "${steps[@]}"; do
+  i=$((i + 1))
+  IFS='|' read -r b csvname kind <<<"$step"
+  left=0
+  for later in "${steps[@]:$((i - 1))}"; do left=$((left + $(estimate "$(cut -d'|' -f2 <<<"$later")"))); done
+  elapsed=$(($(date +%s) - start))
+  case $kind in
+    gpu) what="on the GPU" ;;
+    cpu-only) what="CPU columns (no GPU here)" ;;
+    *) what="kernels on the CPU emulator (times are emulated, not GPU times)" ;;
+  esac
+  echo
+  echo "==== [$i/$total] $csvname — $what — $(mmss "$elapsed") so far, about $(mmss "$left") left"
+  t0=$(date +%s)
+  # shellcheck disable=SC2086
+  "$b" --csv "$out/$csvname.csv" ${SIMTLAB_BENCH_FLAGS:-} 2>&1 | tee "$out/$csvname.log"
+  rc=${PIPESTATUS[0]}
+  took[$csvname]=$(($(date +%s) - t0))
+  [ "$rc" = 0 ] || { status=1; echo "bench: $csvname FAILED (exit $rc); see $out/$csvname.log"; }
+done
+{
+  for k in "${!took[@]}"; do echo "$k ${took[$k]}"; done
+} >"$durations.new" && mv "$durations.new" "$durations"
+
+# ---- charts ---------------------------------------------------------------------------
+header() { grep -m1 "^# $2: " "$1" | sed "s/^# $2: //"; }
+
+# The legend text of a column: its label (# label:), marked "(emulated)" for
+# a device column of an emulator run.
+legend_of() { # csv column emulated
+  local text
+  text=$(grep -m1 "^# label: $2=" "$1" | sed "s/^# label: $2=//")
+  if [ -z "$text" ]; then # the columns every chapter shares
+    case "$2" in
+      cpu) text="CPU loop, 1 core" ;;
+      cpu_omp) text="CPU loop, all $(header "$1" machine | grep -oE '[0-9]+ cores') (OpenMP)" ;;
+      *_omp) text="all $(header "$1" machine | grep -oE '[0-9]+ cores') (OpenMP)" ;;
+      copy_d2d) text="device-to-device copy (the ceiling)" ;;
+      v*_e2e) text="${2%_e2e} with both copies (end to end)" ;;
+      cub | cublas*) text="vendor library" ;;
+    esac
+  fi
+  [ -n "$text" ] && text="$2: $text" || text=$2
+  if [ "$3" = 1 ] && is_device_column "$1" "$2"; then text="$text (emulated)"; fi
+  printf '%s' "$text" | tr '|' '/'
+}
+is_device_column() { # csv column
+  local c
+  case "$2" in *_emu) return 0 ;; esac
+  for c in $(header "$1" "device columns"); do
+    # shellcheck disable=SC2254
+    case "$2" in $c) return 0 ;; esac
+  done
+  return 1
+}
+
+charts=()
+draw() { # csv id title xlabel ylabel y logy series...
+  local csv=$1 id=$2 title=$3 xlabel=$4 ylabel=$5 y=$6 logy=$7; shift 7
+  local base emulated=0 cols="" labels="" s c marks
+  base=$(basename "$csv" .csv)
+  [ "$(header "$csv" backend | cut -d';' -f1)" = emulator ] && emulated=1
+  # expand "prefix*" against the columns present; keep those with rows
+  local present
+  present=$(grep -E '^[0-9]+,' "$csv" | cut -d, -f2 | awk '!seen[$0]++')
+  for s in "$@"; do
+    for c in $present; do
+      # shellcheck disable=SC2254
+      case "$c" in $s) case " $cols " in *" $c "*) ;; *) cols="$cols $c" ;; esac ;; esac
+    done
+  done
+  cols=${cols# }
+  [ -n "$cols" ] || return 0
+  for c in $cols; do labels="$labels|$(legend_of "$csv" "$c" "$emulated")"; done
+  labels=${labels#|}
+  marks=$(grep "^# mark: $id;" "$csv" | sed "s/^# mark: $id;//" | tr ';' '|' | paste -sd';' -)
+  local machine device where full
+  machine=$(header "$csv" machine | cut -d, -f1-2)
+  device=$(header "$csv" device | sed 's/ (.*//')
+  if [ $emulated = 1 ]; then where="EMULATED on the CPU ($machine): device columns are not GPU times"
+  elif grep -q '^# device: none' "$csv"; then where="CPU only, GPU columns skipped ($machine)"
+  else where="GPU: $device ($machine)"; fi
+  full="$title — $where"
+  [ -n "$id" ] && base="$base-$id"
+  for term in png svg; do
+    if gnuplot -e "csv='$csv'; out='$out/$base.$term'; term='$term'; title='$full'; xlabel='$xlabel'; ylabel='$ylabel'; y='$y'; logy=$logy; series='$cols'; labels='$labels'; marks='$marks'" \
+        "$here/bench/plot.gp" 2>"$out/$base.$term.err"; then
+      charts+=("$out/$base.$term"); rm -f "$out/$base.$term.err"
+    else
+      echo "bench: gnuplot could not draw $out/$base.$term: $(head -n 3 "$out/$base.$term.err")"
+    fi
+  done
+}
+
+if command -v gnuplot >/dev/null 2>&1; then
+  for step in "${steps[@]}"; do
+    csv="$out/$(cut -d'|' -f2 <<<"$step").csv"
+    [ -f "$csv" ] || continue
+    if grep -q '^# chart: ' "$csv"; then
+      while IFS=';' read -r id title xlabel ylabel y logy series; do
+        # shellcheck disable=SC2086
+        draw "$csv" "$id" "$title" "$xlabel" "$ylabel" "$y" "$logy" $series
+      done < <(grep '^# chart: ' "$csv" | sed 's/^# chart: //')
+    else # the rate of every column against n
+      unit=$(grep -m1 '^n,column' "$csv" | cut -d, -f6)
+      [ "$unit" = gflops ] && ylabel="GFLOP/s (median of the runs)" || ylabel="GB/s (median of the runs)"
+      draw "$csv" "" "$(header "$csv" 'simtlab benchmark')" "n (elements, log scale)" "$ylabel" '6' 1 '*'
+    fi
+  done
+else
+  skipped+=("charts: gnuplot is not installed (scripts/deps.sh installs gnuplot-nox)")
+fi
+
+# ---- the summary: one screen ------------------------------------------------------
+echo
+echo "================ simtlab benchmark summary ($(mmss $(($(date +%s) - start))) in all) ================"
+for step in "${steps[@]}"; do
+  IFS='|' read -r b csvname kind <<<"$step"
+  csv="$out/$csvname.csv"
+  [ -f "$csv" ] || { printf '%-24s no CSV (the run failed)\n' "$csvname"; continue; }
+  case $kind in gpu) where="GPU" ;; cpu-only) where="CPU only" ;; *) where="EMULATED" ;; esac
+  # at the largest n of the chapter's own rows: the fastest columns by rate
+  awk -F, -v name="$csvname" -v where="$where" '
+    /^# device columns: / { sub(/^# device columns: /, ""); ndev = split($0, dev, " ") }
+    /^[0-9]+,/ { if ($1 + 0 > maxn) maxn = $1 + 0; n[NR] = $1 + 0; col[NR] = $2; rate[NR] = $6; unit[NR] = $7 }
+    END {
+      if (!maxn) { printf "%-24s %-9s no rows\n", name, where; exit }
+      line = ""; k = 0
+      for (r in n) if (n[r] == maxn && unit[r] != "") { k++; c[k] = col[r]; v[k] = rate[r]; u[k] = unit[r] }
+      for (a = 1; a <= k; a++) for (b = a + 1; b <= k; b++) if (v[b] + 0 > v[a] + 0) {
+        t = c[a]; c[a] = c[b]; c[b] = t; t = v[a]; v[a] = v[b]; v[b] = t; t = u[a]; u[a] = u[b]; u[b] = t }
+      for (a = 1; a <= k && a <= 5; a++) line = line sprintf("%s %.3g%s  ", c[a], v[a], (a == 1 ? " " u[a] : ""))
+      printf "%-24s %-9s n=2^%d: %s\n", name, where, log(maxn) / log(2) + 0.5, line
+    }' "$csv"
+done
+while IFS= read -r line; do skipped+=("$line"); done < <(
+  for step in "${steps[@]}"; do
+    csv="$out/$(cut -d'|' -f2 <<<"$step").csv"
+    [ -f "$csv" ] && grep '^# skipped: ' "$csv" | sed "s/^# skipped: /$(basename "$csv" .csv): /"
+  done | grep -v 'no CUDA device' | sort -u | head -n 8)
+if [ ${#skipped[@]} -gt 0 ]; then
+  echo "skipped:"
+  for s in "${skipped[@]}"; do echo "  $s" | cut -c1-160; done
+fi
+echo "wrote: $out/{$(for step in "${steps[@]}"; do printf '%s,' "$(cut -d'|' -f2 <<<"$step")"; done | sed 's/,$//')}.csv and .log"
+if [ ${#charts[@]} -gt 0 ]; then
+  echo "charts (${#charts[@]}):"
+  printf '%s\n' "${charts[@]}" | grep '\.png$' | sed 's/^/  /' | head -n 12
+  echo "  (and the same as .svg)"
+fi
+echo "the emulator's own speed checks: make bench-emu"
 exit $status

@@ -50,24 +50,11 @@ cudaError_t null_argument(const char *api, const char *name)
     return record_error(cudaErrorInvalidValue);
 }
 
-/* For a call the emulator does not implement: the diagnostic names it, and
- * one line on stderr says so the first time, since a sample's error check
- * often prints only the error's name. */
+/* For a call the emulator does not implement: the diagnostic (which the
+ * runtime also prints) names it. */
 cudaError_t not_supported(const char *api, const char *why)
 {
     runtime::diagnose("%s is not supported by the simtlab emulator: %s", api, why);
-    static std::mutex printed_lock;
-    static const char *printed[16];
-    std::lock_guard<std::mutex> hold(printed_lock);
-    for (const char *&slot : printed) {
-        if (slot == api)
-            break;
-        if (!slot) {
-            slot = api;
-            std::fprintf(stderr, "simtlab emulator: %s is not supported: %s (cudaErrorNotSupported)\n", api, why);
-            break;
-        }
-    }
     return record_error(cudaErrorNotSupported);
 }
 

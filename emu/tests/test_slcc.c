@@ -189,6 +189,15 @@ Test(slcc, compiles_with_c_then_links_the_object)
     expect_program_output(prog, "hello: 0 1 2 3 0 1 2 3\n");
 }
 
+Test(slcc, links_the_emulators_cublaslt_for_lcublas_and_lcublaslt)
+{
+    require_runtime();
+    const char *prog = scratch_path("lt_bias");
+    /* nvcc's flags, both spellings: a toolkit's libraries must not be linked */
+    slcc_ok((char *[]){INPUTS "lt_bias.cu", "-lcublas", "-l", "cublasLt", "-o", (char *)prog, NULL});
+    expect_program_output(prog, "D: 4.5 5\n");
+}
+
 Test(slcc, runs_every_rewritten_form)
 {
     require_runtime();
@@ -266,6 +275,53 @@ Test(slcc, help_explains_itself)
     cr_assert_eq(r.status, 0);
     cr_assert(strstr(r.out, "usage: slcc") != NULL && strstr(r.out, "emulator") != NULL,
               "stdout:\n%s", r.out);
+}
+
+/* ---- host C++ and the toolkit's header names ------------------------------------- */
+
+Test(slcc, compiles_a_cpp_file_as_host_cpp_and_links_it_with_a_cu_file)
+{
+    require_runtime();
+    const char *prog = scratch_path("host_main");
+    /* helper_like.h defines the name only where __DRIVER_TYPES_H__ is set,
+     * as cuda-samples' helper_cuda.h does. */
+    slcc_ok((char *[]){"-I", INPUTS, "-std=c++17", INPUTS "host_main.cpp", INPUTS "scale_by.cu", "-o",
+                       (char *)prog, NULL});
+    expect_program_output(prog, "scaled: 2.5 5 7.5 10 sum 25 (error 0)\n");
+}
+
+Test(slcc, refuses_a_cpp_standard_older_than_17)
+{
+    run_result r;
+    run((char *[]){SLCC_PATH, "-std=c++14", INPUTS "host_main.cpp", "-o", (char *)scratch_path("x"), NULL},
+        NULL, &r);
+    cr_assert_eq(r.status, 2, "status %d, stderr:\n%s", r.status, r.err);
+    cr_assert(strstr(r.err, "C++17") != NULL, "stderr:\n%s", r.err);
+}
+
+/* A toolkit header the emulator lacks stops the build with one line naming
+ * it, even when a toolkit's own header of that name is on the compiler's
+ * path (here: CPATH, as a system-wide install or a user's shell sets it). */
+Test(slcc, a_missing_toolkit_header_is_named_not_taken_from_an_installed_toolkit)
+{
+    setenv("CPATH", INPUTS "fake_toolkit", 1);
+    run_result r;
+    run((char *[]){SLCC_PATH, INPUTS "missing_header.cu", "-o", (char *)scratch_path("x"), NULL}, NULL, &r);
+    cr_assert_neq(r.status, 0, "the build reached the fake toolkit's cufft.h");
+    cr_assert(strstr(r.err, "simtlab emulator: <cufft.h> is not provided by the emulator yet") != NULL,
+              "stderr:\n%s", r.err);
+    cr_assert(strstr(r.err, "missing_header.cu:4") != NULL, "stderr:\n%s", r.err);
+
+    /* A .c file gets the same guard. */
+    const char *c = scratch_path("missing.c");
+    FILE *f = fopen(c, "w");
+    cr_assert_not_null(f);
+    fputs("#include <cublasXt.h>\nint main(void) { return 0; }\n", f);
+    fclose(f);
+    run((char *[]){SLCC_PATH, (char *)c, "-o", (char *)scratch_path("y"), NULL}, NULL, &r);
+    cr_assert_neq(r.status, 0);
+    cr_assert(strstr(r.err, "<cublasXt.h> is not provided by the emulator yet") != NULL, "stderr:\n%s", r.err);
+    unlink(c);
 }
 
 /* ---- slrewrite as a program ----------------------------------------------------- */

@@ -25,6 +25,7 @@
 #ifdef __cplusplus
 #include <simtlab_emu/device.hpp>
 #include <simtlab_emu/occupancy.hpp>
+#include <simtlab_emu/runtime_overloads.hpp>
 #endif
 
 #endif

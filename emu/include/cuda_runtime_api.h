@@ -136,4 +136,7 @@ void simtlab_emu_clear_diagnostic(void);
 } /* extern "C" */
 #endif
 
+/* Memory kinds, symbols, stream callbacks, graphs. */
+#include <simtlab_emu/runtime_ext.h>
+
 #endif /* __CUDA_RUNTIME_API_H__ */

@@ -98,16 +98,24 @@ cudaError_t reject_guard(const located &l, const void *ptr, const char *what)
 
 located locate(const void *ptr)
 {
-    located l{region::host, allocation{}, 0};
+    located l{region::host, allocation{}, 0, false};
     std::uintptr_t addr = reinterpret_cast<std::uintptr_t>(ptr);
     std::lock_guard<std::mutex> hold(registry_lock);
     long i = slot_mapping(addr);
-    if (i < 0)
+    if (i < 0) {
+        /* A __constant__ or __device__ variable that a symbol call has
+         * named is device memory too (runtime_unified.cpp). */
+        if (find_symbol(addr, &l.alloc.base, &l.alloc.size)) {
+            l.where = region::device;
+            l.offset = static_cast<std::ptrdiff_t>(addr - l.alloc.base);
+        }
         return l;
+    }
     l.alloc = slots[i].alloc;
     l.offset = static_cast<std::ptrdiff_t>(addr - l.alloc.base);
     bool inside = addr >= l.alloc.base && addr < l.alloc.base + l.alloc.size;
     l.where = inside ? region::device : region::device_guard;
+    l.managed = slots[i].managed;
     return l;
 }
 

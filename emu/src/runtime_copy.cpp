@@ -30,6 +30,7 @@ namespace {
 
 std::mutex pinned_lock;
 std::map<void *, std::size_t> pinned; /* cudaMallocHost: ptr -> mapped bytes */
+std::map<void *, unsigned> pinned_flags; /* cudaHostAlloc's flags, for cudaHostGetFlags */
 
 std::size_t page_size()
 {
@@ -102,7 +103,10 @@ cudaError_t copy_checked(const char *api, void *dst, const void *src, std::size_
         return runtime::reject_guard(ls, src, what);
     }
     bool dst_dev = ld.where == runtime::region::device, src_dev = ls.where == runtime::region::device;
-    cudaError_t e = check_kind(api, kind, dst, dst_dev, src, src_dev);
+    /* Managed memory is both: it matches whichever side the kind names. */
+    bool kind_dst_dev = ld.managed ? kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice : dst_dev;
+    bool kind_src_dev = ls.managed ? kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice : src_dev;
+    cudaError_t e = check_kind(api, kind, dst, kind_dst_dev, src, kind_src_dev);
     if (e != cudaSuccess)
         return e;
     std::snprintf(what, sizeof what, "%s dst", api);
@@ -138,6 +142,21 @@ bool is_pinned(const void *ptr)
     std::lock_guard<std::mutex> hold(pinned_lock);
     return pinned.count(const_cast<void *>(ptr)) != 0;
 }
+
+bool find_pinned(const void *ptr, void **base, std::size_t *bytes, unsigned *flags)
+{
+    std::lock_guard<std::mutex> hold(pinned_lock);
+    auto it = pinned.upper_bound(const_cast<void *>(ptr));
+    if (it == pinned.begin())
+        return false;
+    --it;
+    if (static_cast<const char *>(ptr) >= static_cast<const char *>(it->first) + it->second)
+        return false;
+    *base = it->first;
+    *bytes = it->second;
+    *flags = pinned_flags[it->first];
+    return true;
+}
 } /* namespace runtime */
 } /* namespace simtlab_emu */
 
@@ -167,6 +186,7 @@ cudaError_t cudaHostAlloc(void **ptr, size_t size, unsigned int flags)
     }
     std::lock_guard<std::mutex> hold(pinned_lock);
     pinned[p] = bytes;
+    pinned_flags[p] = flags;
     *ptr = p;
     return cudaSuccess;
 }
@@ -187,6 +207,7 @@ cudaError_t cudaFreeHost(void *ptr)
         if (it != pinned.end()) {
             bytes = it->second;
             pinned.erase(it);
+            pinned_flags.erase(ptr);
         }
     }
     if (bytes == 0) {
@@ -215,6 +236,12 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaM
     cudaError_t e = runtime::check_context();
     if (e == cudaSuccess)
         e = record_error(runtime::check_stream(stream, "cudaMemcpyAsync"));
+    if (e == cudaSuccess && runtime::stream_capturing(stream)) {
+        /* The graph checks and copies each time it runs. */
+        return record_error(runtime::capture(stream, [=](cudaStream_t) {
+            return record_error(copy_checked("cudaMemcpyAsync", dst, src, count, kind));
+        }));
+    }
     if (e == cudaSuccess) /* streams run eagerly, in order: copy now */
         e = record_error(copy_checked("cudaMemcpyAsync", dst, src, count, kind));
     return e;
@@ -233,6 +260,10 @@ cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t 
     cudaError_t e = runtime::check_context();
     if (e == cudaSuccess)
         e = record_error(runtime::check_stream(stream, "cudaMemsetAsync"));
+    if (e == cudaSuccess && runtime::stream_capturing(stream))
+        return record_error(runtime::capture(stream, [=](cudaStream_t) {
+            return record_error(memset_checked("cudaMemsetAsync", devPtr, value, count));
+        }));
     if (e == cudaSuccess)
         e = record_error(memset_checked("cudaMemsetAsync", devPtr, value, count));
     return e;

@@ -9,6 +9,7 @@
 #include <cstdarg>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 
 namespace simtlab_emu {
 namespace runtime {
@@ -26,6 +27,7 @@ struct located {
     region where;
     allocation alloc;       /* valid unless where == host */
     std::ptrdiff_t offset;  /* addr - alloc.base */
+    bool managed;           /* device, from cudaMallocManaged: host code may use it too */
 };
 located locate(const void *ptr);
 
@@ -36,6 +38,9 @@ cudaError_t reject_guard(const located &l, const void *ptr, const char *what);
 
 /* Whether ptr came from cudaMallocHost/cudaHostAlloc and is not freed. */
 bool is_pinned(const void *ptr);
+/* The cudaMallocHost/cudaHostAlloc block that contains ptr: its start,
+ * mapped bytes and flags; false if none does. */
+bool find_pinned(const void *ptr, void **base, std::size_t *bytes, unsigned *flags);
 
 /* Checks that [ptr, ptr+bytes) lies inside one live device allocation; on
  * failure sets a diagnostic that starts with `what` ("cudaMemset dst") and
@@ -60,6 +65,26 @@ private:
 
 /* Validates a stream handle (0 is the legacy default stream). */
 cudaError_t check_stream(cudaStream_t stream, const char *what);
+
+/* Stream capture (runtime_graph.cpp): whether `stream` is being captured
+ * into a graph, and adding work to that graph instead of running it. */
+bool stream_capturing(cudaStream_t stream);
+cudaError_t capture(cudaStream_t stream, std::function<cudaError_t(cudaStream_t)> run);
+/* cudaEventRecord / cudaStreamWaitEvent under capture: an event recorded
+ * in a capturing stream carries the capture to a stream that waits on it.
+ * Returns true when the record was captured (the event is not timed now). */
+bool capture_event_record(cudaEvent_t event, cudaStream_t stream);
+void capture_event_wait(cudaStream_t stream, cudaEvent_t event);
+
+/* Whether addr lies in a __constant__/__device__ variable that a symbol
+ * call (cudaMemcpyToSymbol, cudaGetSymbolAddress, ...) has named; if so its
+ * address and size. */
+bool find_symbol(std::uintptr_t addr, std::uintptr_t *base, std::size_t *size);
+
+/* cudaMalloc and cudaMallocManaged (`managed`: the pages stay accessible
+ * to host code); `api` names the call in diagnostics. Records the error. */
+cudaError_t allocate_device(const char *api, void **devPtr, std::size_t size, const char *file, int line,
+                            bool managed);
 
 /* Frees every device allocation (cudaDeviceReset). */
 void release_all_allocations();

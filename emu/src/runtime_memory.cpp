@@ -112,6 +112,8 @@ std::size_t canary_damage(const slot &s)
  * fault handler explains. */
 bool protect(const slot &s, bool accessible)
 {
+    if (s.managed)
+        return true; /* host and device both see it: it stays open */
     return mprotect(s.data_pages, s.data_bytes, accessible ? PROT_READ | PROT_WRITE : PROT_NONE) == 0;
 }
 
@@ -207,7 +209,7 @@ void at_exit_report()
 
 /* Maps one allocation; returns its slot index, or max_slots on failure
  * (with a diagnostic set). Called with registry_lock held. */
-std::size_t map_allocation(std::size_t size, const char *file, int line)
+std::size_t map_allocation(std::size_t size, const char *file, int line, bool managed)
 {
     std::size_t page = page_size();
     std::size_t align = data_alignment();
@@ -262,6 +264,7 @@ std::size_t map_allocation(std::size_t size, const char *file, int line)
     s.alloc.line = line;
     s.alloc.serial = next_serial++;
     s.live = true;
+    s.managed = managed;
     slot_end_write(s);
     write_canary(s); /* the pages are writable since the mprotect above */
     if (open_depth == 0)
@@ -348,8 +351,16 @@ cudaError_t cudaMalloc(void **devPtr, size_t size)
 
 cudaError_t simtlab_emu_malloc_at(void **devPtr, size_t size, const char *file, int line)
 {
+    return runtime::allocate_device("cudaMalloc", devPtr, size, file, line, false);
+}
+
+} /* extern "C" */
+
+cudaError_t runtime::allocate_device(const char *api, void **devPtr, std::size_t size, const char *file, int line,
+                                     bool managed)
+{
     if (!devPtr) {
-        runtime::diagnose("cudaMalloc(NULL, %zu): devPtr is NULL: pass the address of a pointer (&d_ptr)", size);
+        runtime::diagnose("%s(NULL, %zu): devPtr is NULL: pass the address of a pointer (&d_ptr)", api, size);
         return record_error(cudaErrorInvalidValue);
     }
     *devPtr = nullptr;
@@ -360,9 +371,9 @@ cudaError_t simtlab_emu_malloc_at(void **devPtr, size_t size, const char *file, 
         return cudaSuccess; /* what the CUDA runtime does: success, NULL */
     std::size_t total = device_props().totalGlobalMem;
     if (size > total || size > total - runtime::live_device_bytes()) {
-        runtime::diagnose("cudaMalloc(%zu bytes) at %s:%d: out of device memory (the emulated device has %zu bytes, "
+        runtime::diagnose("%s(%zu bytes) at %s:%d: out of device memory (the emulated device has %zu bytes, "
                           "%zu in use)",
-                          size, file ? file : "?", line, total, runtime::live_device_bytes());
+                          api, size, file ? file : "?", line, total, runtime::live_device_bytes());
         return record_error(cudaErrorMemoryAllocation);
     }
     static std::once_flag handler_once;
@@ -371,7 +382,7 @@ cudaError_t simtlab_emu_malloc_at(void **devPtr, size_t size, const char *file, 
         std::atexit(at_exit_report);
     });
     std::lock_guard<std::mutex> hold(registry_lock);
-    std::size_t index = map_allocation(size, file, line);
+    std::size_t index = map_allocation(size, file, line, managed);
     if (index == max_slots)
         return record_error(cudaErrorMemoryAllocation);
     by_base[slots[index].alloc.base] = index;
@@ -380,6 +391,8 @@ cudaError_t simtlab_emu_malloc_at(void **devPtr, size_t size, const char *file, 
     *devPtr = reinterpret_cast<void *>(slots[index].alloc.base);
     return cudaSuccess;
 }
+
+extern "C" {
 
 cudaError_t cudaFree(void *devPtr)
 {

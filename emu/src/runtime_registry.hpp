@@ -34,6 +34,7 @@ struct slot {
     std::size_t map_bytes;
     char *data_pages;      /* first page after the lower guard */
     std::size_t data_bytes; /* bytes of data pages */
+    bool managed;          /* cudaMallocManaged: host code may touch it at any time */
 };
 
 /* Live allocations at once, at most. 32768 slots cost about 2.5 MB. */

@@ -57,8 +57,8 @@ simtlab_emu_event *find_event(cudaEvent_t event, const char *api)
 
 cudaError_t validate_stream(cudaStream_t stream, const char *api)
 {
-    if (!stream)
-        return cudaSuccess; /* the legacy default stream */
+    if (!stream || stream == reinterpret_cast<cudaStream_t>(1) || stream == reinterpret_cast<cudaStream_t>(2))
+        return cudaSuccess; /* the default stream: 0, cudaStreamLegacy or cudaStreamPerThread */
     std::lock_guard<std::mutex> hold(handle_lock);
     if (streams.count(stream))
         return cudaSuccess;
@@ -145,6 +145,20 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream)
     return runtime::check_context();
 }
 
+cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int *flags)
+{
+    cudaError_t e = record_error(validate_stream(stream, "cudaStreamGetFlags"));
+    if (e == cudaSuccess && !flags) {
+        runtime::diagnose("cudaStreamGetFlags: flags is NULL");
+        e = record_error(cudaErrorInvalidValue);
+    }
+    if (e == cudaSuccess) {
+        std::lock_guard<std::mutex> hold(handle_lock);
+        *flags = stream ? stream->flags : cudaStreamDefault;
+    }
+    return e;
+}
+
 cudaError_t cudaStreamQuery(cudaStream_t stream)
 {
     cudaError_t e = record_error(validate_stream(stream, "cudaStreamQuery"));
@@ -164,6 +178,7 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
         runtime::diagnose("cudaStreamWaitEvent: flags 0x%x are not supported (use 0)", flags);
         return record_error(cudaErrorInvalidValue);
     }
+    runtime::capture_event_wait(stream, event); /* a captured event: the stream joins the capture */
     return runtime::check_context(); /* the event's work has already run */
 }
 
@@ -211,8 +226,12 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
         return e;
     if ((e = runtime::check_context()) != cudaSuccess)
         return e;
+    if (!find_event(event, "cudaEventRecord"))
+        return record_error(cudaErrorInvalidResourceHandle);
+    if (runtime::capture_event_record(event, stream))
+        return cudaSuccess; /* a graph node now: it orders, it does not time */
     std::lock_guard<std::mutex> hold(handle_lock);
-    if (!event || !events.count(event))
+    if (!events.count(event))
         return record_error(bad_event(event, "cudaEventRecord"));
     /* Everything submitted before has finished, so "now" is when the
      * stream reaches the event. */

@@ -307,6 +307,10 @@ static int scan(rw *r)
             if (rewrite_shared(r, i, &i) != 0)
                 return -1;
             continue;
+        } else if (tok_is(r, i, "asm") || tok_is(r, i, "__asm__") || tok_is(r, i, "__asm")) {
+            if (rewrite_asm(r, i, &i) != 0)
+                return -1;
+            continue;
         }
         i++;
     }

@@ -146,6 +146,9 @@ int rewrite_launch(rw *r, size_t open);
 /* rewrite_shared.c */
 int rewrite_shared(rw *r, size_t i, size_t *next);
 
+/* rewrite_asm.c */
+int rewrite_asm(rw *r, size_t i, size_t *next);
+
 /* rewrite_kernels.c */
 int scan_kernels(rw *r);
 const kernel_decl *overloaded_kernel(const rw *r, size_t first, size_t last);

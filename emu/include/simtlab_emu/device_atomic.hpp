@@ -154,18 +154,31 @@ inline void __threadfence_block() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 inline void __threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 
 /* ---- clocks -------------------------------------------------------------------------
- * clock64() counts nanoseconds of a monotonic clock shared by all CPU cores
- * (std::chrono::steady_clock), so values from different threads compare,
- * as SM clocks of one GPU roughly do; differences are ns, not GPU cycles.
- * clock() is left to be the C library's (it has the same signature, so it
- * cannot be overloaded): the process's CPU time in CLOCKS_PER_SEC units,
- * also monotonic, good enough for "how long did this loop take". */
+ * clock64() and, in a kernel, clock() count cycles of the emulated device's
+ * clock (1410 MHz, its cudaDevAttrClockRate) derived from a monotonic host
+ * clock shared by all CPU cores (std::chrono::steady_clock), so values from
+ * different threads compare, as SM clocks of one GPU roughly do. A loop
+ * that waits N cycles (cuda-samples' clock_block) therefore waits
+ * N / 1.41 ns of real time, as on a GPU; a measured difference is host time
+ * in device cycles, not what a GPU would take for the same work.
+ * clock() is the C library's in host code: the macro below sends it to
+ * simtlab_emu_clock(), which asks whether a kernel thread is running. */
 inline long long int clock64()
 {
-    return static_cast<long long>(
+    const long long ns =
         std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-            .count());
+            .count();
+    return ns * 141 / 100; /* 1.41 cycles per ns */
 }
+
+inline clock_t simtlab_emu_clock()
+{
+    return ::simtlab_emu::in_kernel() ? static_cast<clock_t>(clock64()) : ::clock();
+}
+namespace std {
+using ::simtlab_emu_clock; /* so that std::clock() still names a function */
+}
+#define clock() simtlab_emu_clock()
 
 /* Suspends the OS worker for about `ns` nanoseconds (CUDA: "approximately",
  * at most one millisecond). */

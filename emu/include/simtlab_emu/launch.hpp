@@ -16,7 +16,10 @@
 
 #include <simtlab_emu/engine.hpp>
 
+#include <atomic>
 #include <cstddef>
+#include <functional>
+#include <memory>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -62,6 +65,28 @@ struct params {
     }
 };
 
+/* ---- stream capture and kernels by address (emu/src/runtime_graph.cpp) --
+ * How many streams are capturing (cudaStreamBeginCapture): while none is,
+ * a launch pays one relaxed load for it. */
+extern std::atomic<int> streams_capturing;
+/* True when `stream` is being captured into a graph. */
+bool stream_is_capturing(cudaStream_t stream);
+/* Adds a launch to the graph `stream` is capturing: `run` performs it
+ * (each time the graph is launched) and returns its result. */
+void capture_launch(cudaStream_t stream, std::function<cudaError_t(cudaStream_t)> run);
+/* A launch of `kernel` with copies of the argument values at args[i], to run
+ * later on a stream (the C cudaLaunchKernel, graph kernel nodes): one
+ * binder per parameter-type list. */
+using bound_launch = std::function<cudaError_t(cudaStream_t)>;
+using args_binder = bound_launch (*)(const launch_site &site, const void *kernel, dim3 grid, dim3 block,
+                                     std::size_t shmem, void **args);
+/* Remembers how to bind `kernel`'s arguments, for the C forms that receive
+ * it as const void *. */
+void register_kernel(const void *kernel, args_binder bind);
+/* cudaLaunchKernel with args == NULL for a kernel that has parameters:
+ * records cudaErrorInvalidValue with a diagnostic and returns it. */
+cudaError_t launch_args_missing(const launch_site &site);
+
 } /* namespace detail */
 
 template <class... P>
@@ -79,16 +104,42 @@ public:
     template <class... A>
     void operator()(A &&...args) const
     {
+        (void)run(std::forward<A>(args)...);
+    }
+
+    /* The same, returning the launch's result (cudaLaunchKernel). On a
+     * stream being captured, the launch is recorded, with copies of the
+     * arguments, instead of run. */
+    template <class... A>
+    cudaError_t run(A &&...args) const
+    {
         static_assert(sizeof...(A) == sizeof...(P),
                       "kernel launched with a different number of arguments than it has parameters");
         static_assert(detail::params<P...>::template accept<A...>(),
                       "a kernel argument does not convert to its parameter's type");
+        if (__builtin_expect(detail::streams_capturing.load(std::memory_order_relaxed) != 0, 0) &&
+            detail::stream_is_capturing(stream_))
+            return capture(std::forward<A>(args)...);
         detail::kernel_call<P...> call{kernel_, std::tuple<P...>(std::forward<A>(args)...)};
-        (void)run_grid(site_, grid_, block_, shmem_, stream_, &detail::kernel_call<P...>::run_one_thread, &call,
-                       reinterpret_cast<const void *>(kernel_));
+        return run_grid(site_, grid_, block_, shmem_, stream_, &detail::kernel_call<P...>::run_one_thread, &call,
+                        reinterpret_cast<const void *>(kernel_));
     }
 
 private:
+    template <class... A>
+    cudaError_t capture(A &&...args) const
+    {
+        auto call = std::make_shared<detail::kernel_call<P...>>(
+            detail::kernel_call<P...>{kernel_, std::tuple<P...>(std::forward<A>(args)...)});
+        const launcher self = *this;
+        detail::capture_launch(stream_, [self, call](cudaStream_t stream) {
+            return run_grid(self.site_, self.grid_, self.block_, self.shmem_, stream,
+                            &detail::kernel_call<P...>::run_one_thread, call.get(),
+                            reinterpret_cast<const void *>(self.kernel_));
+        });
+        return cudaSuccess;
+    }
+
     launch_site site_;
     void (*kernel_)(P...);
     dim3 grid_;
@@ -96,6 +147,49 @@ private:
     std::size_t shmem_;
     cudaStream_t stream_;
 };
+
+namespace detail {
+
+/* cudaLaunchKernel: parameter i's value is at args[i]. */
+template <class... P, std::size_t... I>
+cudaError_t launch_with_args(const launch_site &site, void (*kernel)(P...), dim3 grid, dim3 block,
+                             std::size_t shmem, cudaStream_t stream, void **args, std::index_sequence<I...>)
+{
+    if (sizeof...(P) > 0 && !args)
+        return launch_args_missing(site);
+    return launcher<P...>(site, kernel, grid, block, shmem, stream)
+        .run(*static_cast<std::remove_cv_t<P> *>(args[I])...);
+}
+
+template <class... P, std::size_t... I>
+bound_launch bind_args(const launch_site &site, void (*kernel)(P...), dim3 grid, dim3 block, std::size_t shmem,
+                       void **args, std::index_sequence<I...>)
+{
+    auto call = std::make_shared<kernel_call<P...>>(
+        kernel_call<P...>{kernel, std::tuple<P...>(*static_cast<std::remove_cv_t<P> *>(args[I])...)});
+    return [site, grid, block, shmem, call](cudaStream_t stream) {
+        return run_grid(site, grid, block, shmem, stream, &kernel_call<P...>::run_one_thread, call.get(),
+                        reinterpret_cast<const void *>(call->kernel));
+    };
+}
+
+template <class... P>
+bound_launch bind_with_args(const launch_site &site, const void *kernel, dim3 grid, dim3 block, std::size_t shmem,
+                            void **args)
+{
+    return bind_args(site, reinterpret_cast<void (*)(P...)>(const_cast<void *>(kernel)), grid, block, shmem, args,
+                     std::index_sequence_for<P...>{});
+}
+
+/* The registry maps the kernel's address to the binder of its parameter
+ * types. */
+template <class... P>
+inline void note_kernel(void (*kernel)(P...))
+{
+    register_kernel(reinterpret_cast<const void *>(kernel), &bind_with_args<P...>);
+}
+
+} /* namespace detail */
 
 /* `kernel` is the kernel expression as written, for diagnostics. */
 template <class... P>

@@ -487,3 +487,94 @@ Test(clock, spinning_on_clock_for_n_cycles_ends_in_about_n_over_the_clock_rate)
     cr_expect(c0 >= 0);
     cudaFree(taken);
 }
+
+/* ---- cuda::barrier, cuda::pipeline, cuda::memcpy_async ----------------------- */
+
+#include <cuda/barrier>
+#include <cuda/pipeline>
+
+/* Each block reverses a 64-float tile through shared memory, staged with
+ * memcpy_async and a block barrier. */
+__global__ void reverse_tiles_with_barrier(const float *in, float *out)
+{
+    __shared__ float tile[64];
+    __shared__ cuda::barrier<cuda::thread_scope::thread_scope_block> bar;
+    if (threadIdx.x == 0)
+        init(&bar, blockDim.x);
+    __syncthreads();
+    const float *src = in + blockIdx.x * 64;
+    cuda::memcpy_async(&tile[threadIdx.x], &src[threadIdx.x], cuda::aligned_size_t<4>(sizeof(float)), bar);
+    bar.arrive_and_wait();
+    out[blockIdx.x * 64 + threadIdx.x] = tile[63 - threadIdx.x];
+}
+
+__global__ void reverse_tiles_with_pipeline(const float *in, float *out)
+{
+    __shared__ float tile[64];
+    cuda::pipeline<cuda::thread_scope_thread> pipe = cuda::make_pipeline();
+    pipe.producer_acquire();
+    cuda::memcpy_async(&tile[threadIdx.x], &in[blockIdx.x * 64 + threadIdx.x], sizeof(float), pipe);
+    pipe.producer_commit();
+    pipe.consumer_wait();
+    __syncthreads();
+    out[blockIdx.x * 64 + threadIdx.x] = tile[63 - threadIdx.x];
+    pipe.consumer_release();
+}
+
+__global__ void barrier_for_half_the_block()
+{
+    __shared__ cuda::barrier<cuda::thread_scope_block> bar;
+    if (threadIdx.x == 0)
+        init(&bar, blockDim.x / 2);
+    __syncthreads();
+    bar.arrive_and_wait();
+}
+
+Test(async_copy, barrier_and_pipeline_stage_tiles)
+{
+    const int blocks = 3, n = blocks * 64;
+    float *in = nullptr, *out = nullptr;
+    cr_assert_eq(cudaMallocManaged(&in, n * sizeof(float)), cudaSuccess);
+    cr_assert_eq(cudaMallocManaged(&out, n * sizeof(float)), cudaSuccess);
+    for (int i = 0; i < n; ++i)
+        in[i] = (float)i;
+    reverse_tiles_with_barrier<<<blocks, 64>>>(in, out);
+    cr_assert_eq(cudaDeviceSynchronize(), cudaSuccess);
+    for (int i = 0; i < n; ++i)
+        cr_expect_eq(out[i], (float)((i / 64) * 64 + 63 - i % 64));
+    std::memset(out, 0, n * sizeof(float));
+    reverse_tiles_with_pipeline<<<blocks, 64>>>(in, out);
+    cr_assert_eq(cudaDeviceSynchronize(), cudaSuccess);
+    for (int i = 0; i < n; ++i)
+        cr_expect_eq(out[i], (float)((i / 64) * 64 + 63 - i % 64));
+    barrier_for_half_the_block<<<1, 64>>>();
+    cr_expect_eq(cudaGetLastError(), cudaErrorNotSupported);
+    cr_expect(diagnostic_has("expected count of 32 (the block has 64 threads)"), "%s", simtlab_emu_last_diagnostic());
+    cudaFree(in);
+    cudaFree(out);
+}
+
+/* ---- inline PTX: special registers ------------------------------------------- */
+
+__global__ void read_special_registers(unsigned *out)
+{
+    unsigned lane, warp, ntid;
+    unsigned long long t;
+    asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
+    asm("mov.u32 %0, %%warpid;\n\t"
+        "mov.u32 %1, %%ntid.x;" : "=r"(warp), "=r"(ntid));
+    asm volatile("mov.u64 %0, %%clock64;" : "=l"(t));
+    asm volatile("" ::: "memory"); /* a compiler barrier is left alone */
+    out[threadIdx.x] = lane * 1000 + warp * 100 + ntid + (t > 0 ? 0 : 1000000);
+}
+
+Test(inline_ptx, special_registers_read_by_mov)
+{
+    unsigned *out = nullptr;
+    cr_assert_eq(cudaMallocManaged(&out, 96 * sizeof(unsigned)), cudaSuccess);
+    read_special_registers<<<1, 96>>>(out);
+    cr_assert_eq(cudaDeviceSynchronize(), cudaSuccess);
+    for (unsigned t = 0; t < 96; ++t)
+        cr_expect_eq(out[t], (t % 32) * 1000 + (t / 32) * 100 + 96, "thread %u: %u", t, out[t]);
+    cudaFree(out);
+}

@@ -8,11 +8,56 @@
 # header that emu/include lacks is a one-line #error, not the toolkit's own.
 include(${CMAKE_CURRENT_LIST_DIR}/ToolkitGuard.cmake)
 
+# ---- the SIMT counters (emu/README.md, "SIMT counters") -------------------
+# -DSIMTLAB_EMU_PROFILE=ON compiles every .cu that sl_emu_rewrite rewrites
+# with the instrumentation the counters need (GCC calls the emulator at each
+# basic block, load and store of those files). Such a program profiles
+# launches on request: SIMTLAB_EMU_PROFILE=1, or simtlab_emu_profile_begin()
+# (<simtlab_emu/profile.h>). OFF (the default) builds exactly what it built
+# before: no hook is compiled into any kernel.
+option(SIMTLAB_EMU_PROFILE "Instrument emulator builds of .cu files for the SIMT counters" OFF)
+# The flags, for whoever compiles a rewritten .cu by other means (slcc
+# --profile passes the same ones). kernel-address with a call threshold of
+# 0 outlines every check as __asan_loadN_noabort(addr)/__asan_storeN_noabort
+# and uses no shadow memory; stack and global redzones are off, so the
+# layout of the program does not change. No sibling calls: a block that
+# only returns would jump to its hook, which would then see the caller's
+# return address instead of its own site.
+set(SIMTLAB_EMU_PROFILE_FLAGS
+  -fsanitize=kernel-address --param=asan-instrumentation-with-call-threshold=0
+  --param=asan-stack=0 --param=asan-globals=0 --param=asan-memintrin=0
+  -fsanitize-coverage=trace-pc -fno-optimize-sibling-calls -DSIMTLAB_EMU_PROFILE_BUILD=1)
+if(SIMTLAB_EMU_PROFILE AND NOT CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+  message(WARNING "SIMTLAB_EMU_PROFILE needs GCC's -fsanitize=kernel-address and "
+                  "-fsanitize-coverage=trace-pc; ${CMAKE_CXX_COMPILER_ID} is not supported: "
+                  "the kernels are built without the counters.")
+endif()
+
+# sl_emu_profile_sources(<generated.cpp>...): instrument these rewritten
+# sources whatever SIMTLAB_EMU_PROFILE says (the emulator's own test of the
+# counters needs it).
+function(sl_emu_profile_sources)
+  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    return()
+  endif()
+  foreach(gen IN LISTS ARGN)
+    get_source_file_property(opts "${gen}" COMPILE_OPTIONS)
+    if(NOT opts)
+      set(opts "")
+    endif()
+    if(NOT "-fsanitize-coverage=trace-pc" IN_LIST opts)
+      list(APPEND opts ${SIMTLAB_EMU_PROFILE_FLAGS})
+    endif()
+    set_source_files_properties("${gen}" PROPERTIES COMPILE_OPTIONS "${opts}")
+  endforeach()
+endfunction()
+
 # sl_emu_rewrite(<out_var> <file.cu>...)
 # Runs slrewrite on each CUDA source: the result is C++ that the host compiler
 # builds against emu/include, under <build>/emu_gen/ at the source's path
 # relative to the calling project (or, for a file outside it, at its absolute
-# path). #line keeps messages and gdb on the original file.
+# path). Headers beside the file (#include "x.cuh") are rewritten into it.
+# #line keeps messages and gdb on the original files.
 function(sl_emu_rewrite out_var)
   set(outs)
   foreach(src IN LISTS ARGN)
@@ -23,14 +68,20 @@ function(sl_emu_rewrite out_var)
     endif()
     set(out "${PROJECT_BINARY_DIR}/emu_gen/${rel}.cpp")
     get_filename_component(src_dir "${abs}" DIRECTORY)
+    # The user's headers that the file includes are rewritten into it: the
+    # depfile lists them, so that editing one reruns the rewrite.
     add_custom_command(
       OUTPUT "${out}"
-      COMMAND slrewrite "${abs}" -o "${out}"
+      COMMAND slrewrite "${abs}" -o "${out}" -MF "${out}.d"
       DEPENDS slrewrite "${abs}"
+      DEPFILE "${out}.d"
       COMMENT "slrewrite ${rel}"
       VERBATIM)
     # Quoted includes of the original file resolve beside it.
     set_source_files_properties("${out}" PROPERTIES COMPILE_OPTIONS "-iquote;${src_dir}")
+    if(SIMTLAB_EMU_PROFILE)
+      sl_emu_profile_sources("${out}")
+    endif()
     list(APPEND outs "${out}")
   endforeach()
   set(${out_var} "${outs}" PARENT_SCOPE)
@@ -48,13 +99,17 @@ function(sl_emu_target target)
   set_target_properties(${target} PROPERTIES LINKER_LANGUAGE CXX)
 endfunction()
 
-# sl_emu_add_test(<file.cu> [INCLUDE_DIRECTORIES <dir>...] [LABELS <label>...])
+# sl_emu_add_test(<file.cu> [PROFILE] [INCLUDE_DIRECTORIES <dir>...] [LABELS <label>...])
 # A Criterion test written in CUDA, built for the emulator and registered
 # with CTest as emu.<name> (<name>: the file's name without .cu), label emu.
+# PROFILE: always compiled with the SIMT counters' instrumentation.
 function(sl_emu_add_test src)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "INCLUDE_DIRECTORIES;LABELS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "PROFILE" "" "INCLUDE_DIRECTORIES;LABELS")
   get_filename_component(name "${src}" NAME_WE)
   sl_emu_rewrite(gen "${src}")
+  if(arg_PROFILE)
+    sl_emu_profile_sources(${gen})
+  endif()
   add_executable(${name} ${gen})
   target_include_directories(${name} PRIVATE ${arg_INCLUDE_DIRECTORIES})
   target_link_libraries(${name} PRIVATE PkgConfig::CRITERION)

@@ -4,6 +4,7 @@
  * engine's hot path; what happens when a block goes wrong (deadlock, barrier
  * divergence, failing a launch from device code) is engine_failure.cpp. */
 #include "engine_internal.hpp"
+#include "profile_internal.hpp"
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -315,6 +316,8 @@ static bool release_barrier(worker *w)
         fail_divergence(w);
         return false;
     }
+    if (profile::launch_observed)
+        profile::barrier_released(w);
     /* Once per round, not per wait: threads that exited without reaching a
      * barrier the others wait at (synccheck, engine_failure.cpp). */
     if (__builtin_expect(b.live != b.n, 0) && w->grid->synccheck) {
@@ -408,9 +411,13 @@ static void begin_block(worker *w, std::uint64_t linear)
 void run_block(worker *w, std::uint64_t linear)
 {
     begin_block(w, linear);
+    if (profile::launch_observed) /* SIMT counters or a checker (profile.cpp) */
+        profile::block_begin(w, linear);
     w->in_block = true;
     save_origin(fctx::jump_fcontext(next_context(w), &w->sched_ctx));
     w->in_block = false;
+    if (profile::launch_observed)
+        profile::block_end(w);
     if (w->failed)
         abandon_block(w);
     std::size_t used = w->blk->shared_used - ((w->grid->dynamic_bytes + 15) & ~std::size_t{15});

@@ -18,6 +18,7 @@
  *   - misused warp operations and deadlocks: cudaErrorIllegalInstruction;
  *   - bad addresses: cudaErrorIllegalAddress; assert: cudaErrorAssert. */
 #include "engine_internal.hpp"
+#include "profile_internal.hpp"
 
 #include <pthread.h>
 
@@ -209,6 +210,8 @@ static void block_loop(worker *w, grid_job *g)
 static void recover_from_fault(worker *w)
 {
     w->failed = true;
+    if (profile::launch_observed)
+        profile::block_end(w);
     w->abandon_stack = running_stack(w);
     claim_failure(w->grid, cudaErrorIllegalAddress, w->message);
     abandon_block(w);
@@ -370,6 +373,7 @@ cudaError_t run_grid(const launch_site &site, dim3 grid, dim3 block, size_t dyna
     job->one_d_in_order = !job->seeded && block.y == 1 && block.z == 1;
     job->synccheck = env_number("SIMTLAB_EMU_SYNCCHECK", 1, 0, 1, nullptr) != 0;
 
+    profile::launch_begin(*job);
     device_memory_open();
     run_on_pool(p, job);
     const cudaError_t closed = device_memory_close();
@@ -382,6 +386,7 @@ cudaError_t run_grid(const launch_site &site, dim3 grid, dim3 block, size_t dyna
     } else {
         result = closed; /* canaries past an allocation's end were overwritten */
     }
+    profile::launch_end(*job, result);
     delete job;
     return record_error(result);
 }

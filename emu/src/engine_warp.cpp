@@ -11,6 +11,7 @@
  * (PTX ISA: "the behavior is undefined if the executing thread is not in
  * membermask"; in practice the SM raises an illegal-instruction error). */
 #include "engine_internal.hpp"
+#include "profile_internal.hpp"
 
 #include <cstdio>
 #include <cstring>
@@ -143,6 +144,15 @@ static void complete_group(worker *w, warp_state &ws, warp_group &g, warp_fn fn,
     maybe_shuffle(w, ids, count);
     for (unsigned i = 0; i < count; i++)
         make_ready(b, ids[i]);
+    if (profile::launch_observed) {
+        {
+            /* fn's own loads, stores and branches are the emulator's */
+            const profile::quiet_scope quiet;
+            fn(data, mask, ctx);
+        }
+        profile::warp_synced(w, warp, mask);
+        return;
+    }
     fn(data, mask, ctx);
 }
 

@@ -101,6 +101,7 @@ typedef struct options {
     const char *output;
     bool compile_only;
     bool verbose;
+    bool profile; /* --profile: the SIMT counters (emu/README.md) */
 } options;
 
 static void usage(FILE *to)
@@ -113,7 +114,9 @@ static void usage(FILE *to)
           "  .o .a  linked as given\n"
           "options: -o FILE (required), -c (compile one file to FILE), -v (print each\n"
           "command), -I -D -U, -O*, -g, -W*, -f*, -std=c.. (.c) or -std=c++.. (C++, 17 or\n"
-          "later), -L, -l, -Wl,...\n",
+          "later), -L, -l, -Wl,...\n"
+          "  --profile  model what a GPU would do (SIMT efficiency, coalescing, bank\n"
+          "             conflicts) as the program runs; print it per kernel at exit\n",
           to);
 }
 
@@ -211,6 +214,8 @@ static int parse_one(options *o, int argc, char **argv, int *i)
         o->compile_only = true;
     } else if (strcmp(a, "-v") == 0) {
         o->verbose = true;
+    } else if (strcmp(a, "--profile") == 0) {
+        o->profile = true;
     } else if (strncmp(a, "-I", 2) == 0 || strncmp(a, "-D", 2) == 0 || strncmp(a, "-U", 2) == 0) {
         return take_value(argc, argv, i, 2, &o->preproc);
     } else if (strncmp(a, "-L", 2) == 0 || strncmp(a, "-l", 2) == 0) {
@@ -392,6 +397,25 @@ static void push_toolkit_guard(argvec *cmd)
     av_push(cmd, SLCC_TOOLKIT_GUARD);
 }
 
+/* --profile: GCC calls the emulator at every basic block, load and store
+ * of the .cu files (the same flags as SIMTLAB_EMU_PROFILE_FLAGS in
+ * emu/cmake/SimtlabEmu.cmake; SIMTLAB_EMU_PROFILE_BUILD=2: profile every
+ * launch unless SIMTLAB_EMU_PROFILE=0), with line tables for the report. */
+static void push_profile_flags(argvec *cmd, const options *o)
+{
+    static const char *const flags[] = {
+        "-fsanitize=kernel-address", "--param=asan-instrumentation-with-call-threshold=0",
+        "--param=asan-stack=0", "--param=asan-globals=0", "--param=asan-memintrin=0",
+        "-fsanitize-coverage=trace-pc", "-fno-optimize-sibling-calls", "-DSIMTLAB_EMU_PROFILE_BUILD=2"};
+    for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++)
+        av_push(cmd, flags[k]);
+    bool has_g = false;
+    for (size_t k = 0; k < o->codegen.n; k++)
+        has_g |= strncmp(o->codegen.v[k], "-g", 2) == 0 && strcmp(o->codegen.v[k], "-g0") != 0;
+    if (!has_g)
+        av_push(cmd, "-g");
+}
+
 /* file.cu -> slrewrite -> C++ -> object. */
 static int compile_cu(const options *o, workdir *w, size_t index, const char *cu, const char *obj)
 {
@@ -421,6 +445,8 @@ static int compile_cu(const options *o, workdir *w, size_t index, const char *cu
     av_push_all(&cmd, &o->preproc);
     push_toolkit_guard(&cmd);
     av_push_all(&cmd, &o->codegen);
+    if (o->profile)
+        push_profile_flags(&cmd, o);
     av_push(&cmd, "-x");
     av_push(&cmd, "c++");
     av_push(&cmd, "-c");

@@ -31,6 +31,7 @@ constexpr int order = __ATOMIC_SEQ_CST;
 template <class T, class F>
 inline T update(T *address, F update_fn)
 {
+    SIMTLAB_EMU_PROFILE_ATOMIC(address); /* the counters see one atomic, not this loop */
     T old;
     __atomic_load(address, &old, order);
     T desired = update_fn(old);
@@ -43,10 +44,11 @@ inline T update(T *address, F update_fn)
 } /* namespace simtlab_emu */
 
 /* ---- add, sub, exchange ---------------------------------------------------- */
-inline int atomicAdd(int *address, int val) { return __atomic_fetch_add(address, val, __ATOMIC_SEQ_CST); }
-inline unsigned atomicAdd(unsigned *address, unsigned val) { return __atomic_fetch_add(address, val, __ATOMIC_SEQ_CST); }
+inline int atomicAdd(int *address, int val) { SIMTLAB_EMU_PROFILE_ATOMIC(address); return __atomic_fetch_add(address, val, __ATOMIC_SEQ_CST); }
+inline unsigned atomicAdd(unsigned *address, unsigned val) { SIMTLAB_EMU_PROFILE_ATOMIC(address); return __atomic_fetch_add(address, val, __ATOMIC_SEQ_CST); }
 inline unsigned long long atomicAdd(unsigned long long *address, unsigned long long val)
 {
+    SIMTLAB_EMU_PROFILE_ATOMIC(address);
     return __atomic_fetch_add(address, val, __ATOMIC_SEQ_CST);
 }
 inline float atomicAdd(float *address, float val)
@@ -58,17 +60,19 @@ inline double atomicAdd(double *address, double val)
     return ::simtlab_emu::atomic::update(address, [val](double old) { return old + val; });
 }
 
-inline int atomicSub(int *address, int val) { return __atomic_fetch_sub(address, val, __ATOMIC_SEQ_CST); }
-inline unsigned atomicSub(unsigned *address, unsigned val) { return __atomic_fetch_sub(address, val, __ATOMIC_SEQ_CST); }
+inline int atomicSub(int *address, int val) { SIMTLAB_EMU_PROFILE_ATOMIC(address); return __atomic_fetch_sub(address, val, __ATOMIC_SEQ_CST); }
+inline unsigned atomicSub(unsigned *address, unsigned val) { SIMTLAB_EMU_PROFILE_ATOMIC(address); return __atomic_fetch_sub(address, val, __ATOMIC_SEQ_CST); }
 
-inline int atomicExch(int *address, int val) { return __atomic_exchange_n(address, val, __ATOMIC_SEQ_CST); }
-inline unsigned atomicExch(unsigned *address, unsigned val) { return __atomic_exchange_n(address, val, __ATOMIC_SEQ_CST); }
+inline int atomicExch(int *address, int val) { SIMTLAB_EMU_PROFILE_ATOMIC(address); return __atomic_exchange_n(address, val, __ATOMIC_SEQ_CST); }
+inline unsigned atomicExch(unsigned *address, unsigned val) { SIMTLAB_EMU_PROFILE_ATOMIC(address); return __atomic_exchange_n(address, val, __ATOMIC_SEQ_CST); }
 inline unsigned long long atomicExch(unsigned long long *address, unsigned long long val)
 {
+    SIMTLAB_EMU_PROFILE_ATOMIC(address);
     return __atomic_exchange_n(address, val, __ATOMIC_SEQ_CST);
 }
 inline float atomicExch(float *address, float val)
 {
+    SIMTLAB_EMU_PROFILE_ATOMIC(address);
     float old;
     __atomic_exchange(address, &val, &old, __ATOMIC_SEQ_CST);
     return old;
@@ -107,6 +111,7 @@ inline unsigned atomicDec(unsigned *address, unsigned val)
 #define SIMTLAB_EMU_ATOMIC_CAS(type)                                                                 \
     inline type atomicCAS(type *address, type compare, type val)                                    \
     {                                                                                                \
+        SIMTLAB_EMU_PROFILE_ATOMIC(address);                                                         \
         /* On failure the builtin stores the value it found into `compare`. */                       \
         __atomic_compare_exchange_n(address, &compare, val, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
         return compare;                                                                              \
@@ -119,9 +124,9 @@ SIMTLAB_EMU_ATOMIC_CAS(unsigned short)
 
 /* ---- bitwise ---------------------------------------------------------------- */
 #define SIMTLAB_EMU_ATOMIC_BITS(type)                                                                \
-    inline type atomicAnd(type *address, type val) { return __atomic_fetch_and(address, val, __ATOMIC_SEQ_CST); } \
-    inline type atomicOr(type *address, type val) { return __atomic_fetch_or(address, val, __ATOMIC_SEQ_CST); }   \
-    inline type atomicXor(type *address, type val) { return __atomic_fetch_xor(address, val, __ATOMIC_SEQ_CST); }
+    inline type atomicAnd(type *address, type val) { SIMTLAB_EMU_PROFILE_ATOMIC(address); return __atomic_fetch_and(address, val, __ATOMIC_SEQ_CST); } \
+    inline type atomicOr(type *address, type val) { SIMTLAB_EMU_PROFILE_ATOMIC(address); return __atomic_fetch_or(address, val, __ATOMIC_SEQ_CST); }   \
+    inline type atomicXor(type *address, type val) { SIMTLAB_EMU_PROFILE_ATOMIC(address); return __atomic_fetch_xor(address, val, __ATOMIC_SEQ_CST); }
 SIMTLAB_EMU_ATOMIC_BITS(int)
 SIMTLAB_EMU_ATOMIC_BITS(unsigned)
 SIMTLAB_EMU_ATOMIC_BITS(unsigned long long)

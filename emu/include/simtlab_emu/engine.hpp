@@ -299,12 +299,26 @@ struct wait_switch {
 };
 wait_switch warp_arrive(unsigned mask, void *lane_data, warp_fn fn, void *ctx, const char *op, here where);
 
+/* Kernels compiled for the SIMT counters (SIMTLAB_EMU_PROFILE_BUILD, see
+ * <simtlab_emu/profile.h>) call these out-of-line copies of sync_block and
+ * shared_var, so that the engine's own branches are not counted as the
+ * kernel's. */
+int sync_block_uninstrumented(sync_mode mode, int predicate, here where);
+void *shared_lookup_uninstrumented(void *const *key, std::size_t bytes, std::size_t align, here where);
+/* A kernel's body begins (the counters forget what the wrapper that calls
+ * it did), and a CUDA thread's kernel returned (they ignore what follows). */
+void profile_kernel_entry();
+void profile_thread_exit();
+
 } /* namespace detail */
 
 template <class T, class Tag>
 inline T &shared_var(Tag, here where)
 {
     static void *const key = nullptr; /* its address identifies the site */
+#ifdef SIMTLAB_EMU_PROFILE_BUILD
+    return *static_cast<T *>(detail::shared_lookup_uninstrumented(&key, sizeof(T), alignof(T), where));
+#endif
     detail::worker_hot *const w = detail::current_worker;
     if (w->in_block && w->hot->shared_key == &key)
         return *static_cast<T *>(w->hot->shared_ptr);
@@ -313,6 +327,9 @@ inline T &shared_var(Tag, here where)
 
 SIMTLAB_EMU_ALWAYS_INLINE inline int sync_block(sync_mode mode, int predicate, here where)
 {
+#ifdef SIMTLAB_EMU_PROFILE_BUILD
+    return detail::sync_block_uninstrumented(mode, predicate, where);
+#endif
     detail::worker_hot *const w = detail::current_worker;
     if (!w->in_block)
         return 0; /* host code: there is no block to wait for */
@@ -381,11 +398,20 @@ bool in_kernel();
 bool report_host_call_of_kernel(const char *kernel, const char *file, int line);
 SIMTLAB_EMU_ALWAYS_INLINE inline bool host_call_of_kernel(const char *kernel, const char *file, int line)
 {
+#ifdef SIMTLAB_EMU_PROFILE_BUILD
+    detail::profile_kernel_entry(); /* the SIMT counters start here, not in the launch's wrapper */
+#endif
     if (__builtin_expect(detail::current_worker->in_block, 1))
         return false;
     return report_host_call_of_kernel(kernel, file, line);
 }
 
 } /* namespace simtlab_emu */
+
+#ifdef SIMTLAB_EMU_PROFILE_BUILD
+#include <simtlab_emu/profile_build.hpp>
+#else
+#define SIMTLAB_EMU_PROFILE_ATOMIC(address) ((void)0)
+#endif
 
 #endif

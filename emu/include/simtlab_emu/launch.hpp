@@ -47,6 +47,9 @@ struct alignas(64) kernel_call {
     {
         const kernel_call *call = static_cast<const kernel_call *>(self);
         std::apply(call->kernel, call->args);
+#ifdef SIMTLAB_EMU_PROFILE_BUILD
+        profile_thread_exit(); /* what runs after this is not the kernel's */
+#endif
     }
 };
 

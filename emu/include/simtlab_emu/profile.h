@@ -1,0 +1,128 @@
+/* simtlab CPU emulator — the SIMT counters: what a GPU would do with the
+ * warps' real paths and addresses, modelled from a launch on the CPU.
+ *
+ * Plain C (callable from C11 host code and benchmarks):
+ *
+ *     simtlab_emu_profile_begin();
+ *     my_kernel<<<g, b>>>(...);             // or a host wrapper that launches
+ *     simtlab_emu_profile_end();
+ *     simtlab_emu_profile_figures f;
+ *     if (simtlab_emu_profile_last(&f) == 0)
+ *         printf("sectors/request %.1f (modelled by the emulator)\n",
+ *                (double)f.gld_sectors / f.gld_requests);
+ *
+ * The counters exist only for kernels compiled with the profiling
+ * instrumentation: `slcc --profile`, or the CMake option
+ * -DSIMTLAB_EMU_PROFILE=ON (emu/cmake/SimtlabEmu.cmake) for emulator
+ * builds of .cu files. Without it every call here still works and
+ * simtlab_emu_profile_last says why there is nothing (returns 1).
+ * SIMTLAB_EMU_PROFILE=1 profiles every launch and prints a table per kernel
+ * at exit; SIMTLAB_EMU_PROFILE_CSV=path appends one line per launch.
+ * emu/README.md ("SIMT counters") says what is counted and where the model
+ * departs from hardware. Every figure is modelled, never measured: print it
+ * as such.
+ *
+ * Each field is named after the Nsight Compute metric it models. */
+#ifndef SIMTLAB_EMU_PROFILE_H
+#define SIMTLAB_EMU_PROFILE_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct simtlab_emu_profile_figures {
+    char kernel[128];        /* the kernel expression as launched, e.g. "reduce_v3<256>" */
+    char launch_file[256];   /* where it was launched */
+    int launch_line;
+    unsigned long long blocks, threads, warps; /* warps: per block, summed */
+    int complete;            /* 0 when a block failed: the figures cover only what ran */
+
+    /* SIMT execution. The unit is the basic block (see emu/README.md):
+     * inst_executed counts one per warp per block a warp enters,
+     * thread_inst_executed one per lane that entered it. */
+    unsigned long long inst_executed;        /* smsp__inst_executed.sum (basic blocks) */
+    unsigned long long thread_inst_executed; /* smsp__thread_inst_executed.sum (basic blocks) */
+    double thread_inst_per_inst;             /* smsp__thread_inst_executed_per_inst_executed.ratio, 0-32 */
+    double simt_efficiency;                  /* the same over 32, 0-1 (ncu: "Avg. Active Threads Per Warp" / 32) */
+    unsigned long long branches_diverged;    /* smsp__sass_branch_targets_threads_divergent.sum: warp
+                                              * executions of a branch whose lanes went different ways */
+
+    /* Global memory: one request per warp per memory instruction, counting
+     * the lanes that executed it; 32-byte sectors. Ideal: the sectors the
+     * distinct bytes the lanes used would need if packed together (ncu's
+     * Source view: "L2 Theoretical Sectors Global"). */
+    unsigned long long gld_requests;         /* l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum */
+    unsigned long long gld_sectors;          /* l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum */
+    unsigned long long gld_sectors_ideal;
+    unsigned long long gst_requests;         /* l1tex__t_requests_pipe_lsu_mem_global_op_st.sum */
+    unsigned long long gst_sectors;          /* l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum */
+    unsigned long long gst_sectors_ideal;
+
+    /* Shared memory: 32 banks of 4 bytes; a wavefront serves, per bank, one
+     * distinct 4-byte word; 8- and 16-byte accesses go in half- and
+     * quarter-warp phases. Conflicts: wavefronts beyond the ideal (one per
+     * phase with an active lane). */
+    unsigned long long shld_requests;        /* smsp__inst_executed_op_shared_ld.sum */
+    unsigned long long shld_wavefronts;      /* l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum */
+    unsigned long long shld_bank_conflicts;  /* l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum */
+    unsigned long long shst_requests;        /* smsp__inst_executed_op_shared_st.sum */
+    unsigned long long shst_wavefronts;      /* l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum */
+    unsigned long long shst_bank_conflicts;  /* l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum */
+
+    /* Atomics (warp-level instructions, and the lanes that executed them)
+     * and block barriers. */
+    unsigned long long global_atomics;       /* smsp__inst_executed_op_global_atom.sum */
+    unsigned long long shared_atomics;       /* smsp__inst_executed_op_shared_atom.sum */
+    unsigned long long atomic_lanes;         /* lanes that executed an atomic (either space) */
+    unsigned long long barriers;             /* __syncthreads rounds completed, summed over blocks */
+} simtlab_emu_profile_figures;
+
+/* One source line's share of the last launch (every site compiled from
+ * that line). Lines are resolved from the program's debug information
+ * (compile with -g; slcc --profile adds it) the first time they are asked
+ * for; file is "?" when that fails. */
+typedef struct simtlab_emu_profile_line {
+    char file[256];
+    int line;
+    unsigned long long inst_executed, thread_inst_executed, branches_diverged;
+    unsigned long long gld_requests, gld_sectors, gld_sectors_ideal;
+    unsigned long long gst_requests, gst_sectors, gst_sectors_ideal;
+    unsigned long long shld_requests, shld_wavefronts, shld_bank_conflicts;
+    unsigned long long shst_requests, shst_wavefronts, shst_bank_conflicts;
+    unsigned long long atomics;
+} simtlab_emu_profile_line;
+
+/* 1 when at least one translation unit of this program was compiled with
+ * the profiling instrumentation, else 0. */
+int simtlab_emu_profile_available(void);
+
+/* Profile every launch from now on (begin) until end. Nests: launches are
+ * profiled while begin calls outnumber end calls, or while SIMTLAB_EMU_PROFILE=1. */
+void simtlab_emu_profile_begin(void);
+void simtlab_emu_profile_end(void);
+
+/* The figures of the last profiled launch into *out. Returns 0, or 1 when
+ * there is none (no launch was profiled yet, or the kernels were not built
+ * for profiling: simtlab_emu_profile_why() says which). */
+int simtlab_emu_profile_last(simtlab_emu_profile_figures *out);
+
+/* How many source lines the last profiled launch touched, and the i-th of
+ * them, hottest first (by inst_executed, then memory requests). Returns 0,
+ * or 1 when i is out of range. */
+size_t simtlab_emu_profile_last_nlines(void);
+int simtlab_emu_profile_last_line(size_t i, simtlab_emu_profile_line *out);
+
+/* Prints the last profiled launch's table (the one printed at exit per
+ * kernel) to stderr: totals, then at most max_lines lines, hottest first. */
+void simtlab_emu_profile_print_last(size_t max_lines);
+
+/* One sentence: why simtlab_emu_profile_last has nothing, or "" when it has. */
+const char *simtlab_emu_profile_why(void);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif

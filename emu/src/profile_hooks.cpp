@@ -1,0 +1,153 @@
+/* simtlab CPU emulator — the calls that instrumented kernels make.
+ *
+ * A kernel translation unit built for profiling (SIMTLAB_EMU_PROFILE_BUILD:
+ * `slcc --profile`, or -DSIMTLAB_EMU_PROFILE=ON in CMake) is compiled by GCC
+ * with
+ *   -fsanitize-coverage=trace-pc: __sanitizer_cov_trace_pc() at the start
+ *       of every basic block;
+ *   -fsanitize=kernel-address --param asan-instrumentation-with-call-threshold=0
+ *       (stack and globals off): __asan_load4_noabort(addr) and the like
+ *       before every load and store through memory;
+ * and these functions are the other end. Each asks one thread-local
+ * pointer (`active`) first: outside a block of a profiled launch, in host
+ * code compiled in the same file, it is null and the call returns. The
+ * address decides what an access is: the worker's shared arena, a device
+ * allocation, or neither (the stack, the emulator's own data), which is
+ * not counted. The return address is the site: one per instruction of the
+ * kernel (and per inlined copy of it).
+ *
+ * This file is linked into a program only when an instrumented object
+ * needs it, so an ordinary build never defines these sanitizer names. */
+#include "profile_state.hpp"
+
+#include <cstring>
+
+namespace simtlab_emu {
+namespace profile {
+
+namespace {
+
+SIMTLAB_EMU_ALWAYS_INLINE inline void record_access(std::uintptr_t addr, unsigned size, bool store, void *ret)
+{
+    worker_state *const s = active;
+    if (__builtin_expect(s == nullptr, 1))
+        return;
+    const int space = classify(*s, addr);
+    if (!space)
+        return;
+    const unsigned tid = detail::current_worker->cur_tid;
+    if (space == 1 && s->obs && s->obs->access) {
+        shared_access a{s->block, tid, addr, addr - s->shared_lo, size, store, false, ret};
+        s->obs->access(a, s->obs->ctx);
+    }
+    if (!s->collect)
+        return;
+    const std::uint8_t kind = space == 1 ? (store ? ev_sst : ev_sld) : (store ? ev_gst : ev_gld);
+    s->lanes[tid].push_back(event{addr, site_of(*s, reinterpret_cast<std::uintptr_t>(ret)),
+                                  static_cast<std::uint16_t>(size > 0xFFFF ? 0xFFFF : size), kind, 0});
+}
+
+} /* namespace */
+} /* namespace profile */
+} /* namespace simtlab_emu */
+
+using namespace simtlab_emu;
+using namespace simtlab_emu::profile;
+
+extern "C" {
+
+void __sanitizer_cov_trace_pc(void)
+{
+    worker_state *const s = active;
+    if (__builtin_expect(s == nullptr, 1) || !s->collect)
+        return;
+    const unsigned tid = detail::current_worker->cur_tid;
+    s->lanes[tid].push_back(
+        event{0, site_of(*s, reinterpret_cast<std::uintptr_t>(__builtin_return_address(0))), 0, ev_block, 0});
+}
+
+#define SIMTLAB_EMU_ACCESS_HOOKS(n)                                                                      \
+    void __asan_load##n##_noabort(std::uintptr_t a) { record_access(a, n, false, __builtin_return_address(0)); } \
+    void __asan_store##n##_noabort(std::uintptr_t a) { record_access(a, n, true, __builtin_return_address(0)); } \
+    void __asan_load##n(std::uintptr_t a) { record_access(a, n, false, __builtin_return_address(0)); }          \
+    void __asan_store##n(std::uintptr_t a) { record_access(a, n, true, __builtin_return_address(0)); }
+SIMTLAB_EMU_ACCESS_HOOKS(1)
+SIMTLAB_EMU_ACCESS_HOOKS(2)
+SIMTLAB_EMU_ACCESS_HOOKS(4)
+SIMTLAB_EMU_ACCESS_HOOKS(8)
+SIMTLAB_EMU_ACCESS_HOOKS(16)
+#undef SIMTLAB_EMU_ACCESS_HOOKS
+
+void __asan_loadN_noabort(std::uintptr_t a, std::size_t n) { record_access(a, static_cast<unsigned>(n), false, __builtin_return_address(0)); }
+void __asan_storeN_noabort(std::uintptr_t a, std::size_t n) { record_access(a, static_cast<unsigned>(n), true, __builtin_return_address(0)); }
+void __asan_loadN(std::uintptr_t a, std::size_t n) { record_access(a, static_cast<unsigned>(n), false, __builtin_return_address(0)); }
+void __asan_storeN(std::uintptr_t a, std::size_t n) { record_access(a, static_cast<unsigned>(n), true, __builtin_return_address(0)); }
+/* GCC calls this before a noreturn call (a device assert's failure), and
+ * the other two around a file's dynamic initialisers: nothing to do. */
+void __asan_handle_no_return(void) {}
+void __asan_before_dynamic_init(const char *) {}
+void __asan_after_dynamic_init(void) {}
+
+/* Around the emulator's atomics (device_atomic.hpp): the atomic is one
+ * event of its own, and the loads, stores and retry loop of its CPU
+ * implementation are not the kernel's. */
+void simtlab_emu_profile_atomic_begin(const void *address, unsigned size)
+{
+    worker_state *const s = active;
+    if (!s)
+        return;
+    const std::uintptr_t addr = reinterpret_cast<std::uintptr_t>(address);
+    const int space = classify(*s, addr);
+    const unsigned tid = detail::current_worker->cur_tid;
+    if (space == 1 && s->obs && s->obs->access) {
+        shared_access a{s->block, tid, addr, addr - s->shared_lo, size, true, true, __builtin_return_address(0)};
+        s->obs->access(a, s->obs->ctx);
+    }
+    if (space && s->collect)
+        s->lanes[tid].push_back(event{addr, site_of(*s, reinterpret_cast<std::uintptr_t>(__builtin_return_address(0))),
+                                      static_cast<std::uint16_t>(size), space == 1 ? ev_satom : ev_gatom, 0});
+    quieted = s;
+    active = nullptr;
+}
+
+void simtlab_emu_profile_atomic_end(void)
+{
+    if (quieted) {
+        active = quieted;
+        quieted = nullptr;
+    }
+}
+
+} /* extern "C" */
+
+void simtlab_emu::detail::profile_kernel_entry()
+{
+    worker_state *const s = active;
+    if (s && s->collect)
+        s->lanes[current_worker->cur_tid].clear(); /* the launch wrapper's blocks: a thread starts once */
+}
+
+void simtlab_emu::detail::profile_thread_exit()
+{
+    worker_state *const s = active;
+    if (s && s->collect)
+        s->lanes[current_worker->cur_tid].push_back(event{0, 0, 0, ev_end, 0});
+}
+
+/* The profile-build variants of engine.hpp's inline barrier and __shared__
+ * lookup: compiled here, without instrumentation, so that the engine's own
+ * branches (the first thread to arrive, the first to reach a declaration)
+ * do not show up as the kernel's divergence. */
+int simtlab_emu::detail::sync_block_uninstrumented(sync_mode mode, int predicate, here where)
+{
+    return sync_block(mode, predicate, where);
+}
+
+void *simtlab_emu::detail::shared_lookup_uninstrumented(void *const *key, std::size_t bytes, std::size_t align,
+                                                        here where)
+{
+    worker_hot *const w = current_worker;
+    if (w->in_block && w->hot->shared_key == key)
+        return w->hot->shared_ptr;
+    return shared_alloc(key, bytes, align, where);
+}

@@ -23,6 +23,8 @@ cublasStatus_t not_supported(const char *fmt, ...) __attribute__((format(printf,
 /* Elements spanned by a column-major rows x cols matrix with leading
  * dimension ld (0 when it is empty). */
 std::size_t matrix_extent(int rows, int cols, int ld);
+/* ... and by `count` such matrices `stride` (>= 0) elements apart. */
+std::size_t batch_extent(std::size_t one, long long stride, int count);
 
 /* `elements` of `elem_bytes` each at p lie in one device allocation; the
  * diagnostic names "<api> <name>". */

@@ -539,17 +539,12 @@ cublasStatus_t check_problem(const char *api, cublasLtMatmulDesc_t desc, cublasL
 
 /* ---- the matmul -------------------------------------------------------- */
 
-std::size_t batch_span(std::size_t one, int64_t stride, int count)
-{
-    return one == 0 ? 0 : static_cast<std::size_t>(stride) * static_cast<std::size_t>(count - 1) + one;
-}
-
 /* Every operand's memory, before anything is read or written. */
 cublasStatus_t check_operands(const char *api, const problem &p, const matmul_desc &d, const void *A, const void *B,
                               const void *C, bool use_c, const void *D)
 {
     cublasStatus_t st;
-    auto span = [&](const layout &l) { return batch_span(layout_extent(l), l.batch_stride, p.batch); };
+    auto span = [&](const layout &l) { return batch_extent(layout_extent(l), l.batch_stride, p.batch); };
     auto bytes = [](const layout &l) { return type_bytes(static_cast<cudaDataType>(l.type)); };
     if (p.k > 0 && ((st = check_device(A, span(*p.a), bytes(*p.a), api, "A")) ||
                     (st = check_device(B, span(*p.b), bytes(*p.b), api, "B"))))
@@ -559,12 +554,12 @@ cublasStatus_t check_operands(const char *api, const problem &p, const matmul_de
     if ((st = check_device(D, span(*p.d), bytes(*p.d), api, "D")))
         return st;
     if (p.bias_length &&
-        (st = check_device(d.bias, batch_span(p.bias_length, d.bias_batch_stride, p.batch), type_bytes(p.bias_type),
+        (st = check_device(d.bias, batch_extent(p.bias_length, d.bias_batch_stride, p.batch), type_bytes(p.bias_type),
                            api, "bias (CUBLASLT_MATMUL_DESC_BIAS_POINTER)")))
         return st;
     if ((p.parts & (ep_aux_out | ep_dgelu)) &&
         (st = check_device(d.aux,
-                           batch_span(matrix_extent(p.m, p.n, static_cast<int>(d.aux_ld)), d.aux_batch_stride,
+                           batch_extent(matrix_extent(p.m, p.n, static_cast<int>(d.aux_ld)), d.aux_batch_stride,
                                       p.batch),
                            type_bytes(p.aux_type), api, "aux (CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_POINTER)")))
         return st;

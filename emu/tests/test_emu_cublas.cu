@@ -220,6 +220,68 @@ Test(cublas, gemm_ex_half_output_is_rounded_once)
     gemm_ex_case<__half>(CUDA_R_16F, half_from, half_to, true);
 }
 
+/* batch 3, strides with gaps between the matrices; the gaps of C stay
+ * untouched. bf16: cublasGemmStridedBatchedEx with bfloat16 A and B. */
+static void strided_batched_case(bool bf16)
+{
+    const int m = 17, n = 9, k = 33, batch = 3, lda = k, ldb = k, ldc = m + 1;
+    const long long sa = lda * m + 5, sb = ldb * n + 3, sc = ldc * n + 7;
+    std::vector<float> A = random_vector(sa * batch), B = random_vector(sb * batch), C = random_vector(sc * batch);
+    std::vector<__nv_bfloat16> A16(A.size()), B16(B.size());
+    for (size_t i = 0; i < A.size(); ++i)
+        A16[i] = __float2bfloat16(A[i]), A[i] = __bfloat162float(A16[i]);
+    for (size_t i = 0; i < B.size(); ++i)
+        B16[i] = __float2bfloat16(B[i]), B[i] = __bfloat162float(B16[i]);
+    float alpha = 0.5f, beta = -1.5f;
+    float *dC = to_device(C);
+    cublasHandle_t h;
+    cr_assert_eq(cublasCreate(&h), CUBLAS_STATUS_SUCCESS);
+    if (bf16) {
+        __nv_bfloat16 *dA = to_device(A16), *dB = to_device(B16);
+        cr_assert_eq(cublasGemmStridedBatchedEx(h, CUBLAS_OP_T, CUBLAS_OP_N, m, n, k, &alpha, dA, CUDA_R_16BF, lda, sa,
+                                                dB, CUDA_R_16BF, ldb, sb, &beta, dC, CUDA_R_32F, ldc, sc, batch,
+                                                CUBLAS_COMPUTE_32F_FAST_16BF, CUBLAS_GEMM_DEFAULT),
+                     CUBLAS_STATUS_SUCCESS, "%s", simtlab_emu_last_diagnostic());
+        cudaFree(dA);
+        cudaFree(dB);
+    } else {
+        float *dA = to_device(A), *dB = to_device(B);
+        cr_assert_eq(cublasSgemmStridedBatched(h, CUBLAS_OP_T, CUBLAS_OP_N, m, n, k, &alpha, dA, lda, sa, dB, ldb, sb,
+                                               &beta, dC, ldc, sc, batch),
+                     CUBLAS_STATUS_SUCCESS, "%s", simtlab_emu_last_diagnostic());
+        cudaFree(dA);
+        cudaFree(dB);
+    }
+    std::vector<float> got = to_host(dC, C.size());
+    for (int b = 0; b < batch; ++b) {
+        std::vector<double> want, bound;
+        std::vector<double> Ab(A.begin() + b * sa, A.begin() + b * sa + lda * m),
+            Bb(B.begin() + b * sb, B.begin() + b * sb + ldb * n), Cb(C.begin() + b * sc, C.begin() + b * sc + ldc * n);
+        reference_gemm(true, false, m, n, k, alpha, Ab, lda, Bb, ldb, beta, Cb, ldc, &want, &bound);
+        for (int j = 0; j < n; ++j)
+            for (int i = 0; i < m; ++i) {
+                size_t at = (size_t)j * ldc + i;
+                cr_assert(std::fabs(got[b * sc + at] - want[at]) <= bound[at], "batch %d C[%d,%d] = %.9g, want %.9g",
+                          b, i, j, got[b * sc + at], want[at]);
+            }
+        for (long long g = ldc * n - 1; g < sc; ++g) /* the last padding row and the gap */
+            if (g >= ldc * n || g % ldc >= m)
+                cr_assert_eq(got[b * sc + g], C[b * sc + g], "batch %d element %lld outside C changed", b, g);
+    }
+    cublasDestroy(h);
+    cudaFree(dC);
+}
+
+Test(cublas, sgemm_strided_batched_matches_double_reference)
+{
+    strided_batched_case(false);
+}
+
+Test(cublas, gemm_strided_batched_ex_bfloat16_matches_double_reference)
+{
+    strided_batched_case(true);
+}
+
 Test(cublas, level1_matches_double_reference)
 {
     const int n = 1001;

@@ -176,6 +176,27 @@ static int take_value(int argc, char **argv, int *i, size_t flag_len, argvec *to
     return 0;
 }
 
+/* -lcublas and -lcublasLt (or "-l cublas"), as nvcc command lines give
+ * them: the emulator runtime is those libraries, so slcc drops them; a CUDA
+ * toolkit installed on the same machine would otherwise be linked, and its
+ * functions would replace the emulator's. Steps over the value when it is
+ * a separate word. */
+static bool is_emulated_library(int argc, char **argv, int *i)
+{
+    static const char *const provided[] = {"cublas", "cublasLt"};
+    const char *a = argv[*i];
+    if (strncmp(a, "-l", 2) != 0)
+        return false;
+    bool separate = a[2] == '\0';
+    const char *name = separate ? (*i + 1 < argc ? argv[*i + 1] : "") : a + 2;
+    for (size_t k = 0; k < sizeof provided / sizeof provided[0]; k++)
+        if (strcmp(name, provided[k]) == 0) {
+            *i += separate;
+            return true;
+        }
+    return false;
+}
+
 static int add_input(options *o, const char *path)
 {
     input_kind kind = IN_LINK;
@@ -218,6 +239,8 @@ static int parse_one(options *o, int argc, char **argv, int *i)
         o->profile = true;
     } else if (strncmp(a, "-I", 2) == 0 || strncmp(a, "-D", 2) == 0 || strncmp(a, "-U", 2) == 0) {
         return take_value(argc, argv, i, 2, &o->preproc);
+    } else if (is_emulated_library(argc, argv, i)) {
+        /* the emulator runtime provides it */
     } else if (strncmp(a, "-L", 2) == 0 || strncmp(a, "-l", 2) == 0) {
         return take_value(argc, argv, i, 2, &o->linkopts);
     } else if (strncmp(a, "-Wl,", 4) == 0) {
@@ -416,6 +439,17 @@ static void push_profile_flags(argvec *cmd, const options *o)
         av_push(cmd, "-g");
 }
 
+/* What slrewrite needs to follow the user's own headers into the rewrite:
+ * the -I directories, and the emulator's, whose headers it never follows. */
+static void push_rewriter_include_dirs(argvec *cmd, const options *o)
+{
+    for (size_t k = 0; k < o->preproc.n; k++)
+        if (strncmp(o->preproc.v[k], "-I", 2) == 0)
+            av_push(cmd, o->preproc.v[k]);
+    av_push(cmd, "--emu-include");
+    av_push(cmd, SLCC_EMU_INCLUDE);
+}
+
 /* file.cu -> slrewrite -> C++ -> object. */
 static int compile_cu(const options *o, workdir *w, size_t index, const char *cu, const char *obj)
 {
@@ -427,6 +461,7 @@ static int compile_cu(const options *o, workdir *w, size_t index, const char *cu
     av_push(&cmd, cu);
     av_push(&cmd, "-o");
     av_push(&cmd, cpp);
+    push_rewriter_include_dirs(&cmd, o);
     char step[4200];
     snprintf(step, sizeof step, "rewriting %s", cu);
     int rc = run_step(o, &cmd, step);

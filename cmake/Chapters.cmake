@@ -20,7 +20,7 @@ add_library(simtlab_emu STATIC ${SIMTLAB_HOST_SOURCES} ${SIMTLAB_KERNEL_EMU_SOUR
 target_include_directories(simtlab_emu BEFORE PUBLIC ${PROJECT_SOURCE_DIR}/emu/include)
 target_include_directories(simtlab_emu PUBLIC ${PROJECT_SOURCE_DIR}/host/include
                            PRIVATE ${PROJECT_SOURCE_DIR}/host ${PROJECT_SOURCE_DIR}/kernels)
-target_link_libraries(simtlab_emu PUBLIC simtlab_emu_rt)
+target_link_libraries(simtlab_emu PUBLIC simtlab_emu_rt PkgConfig::OPENBLAS) # OpenBLAS: chapter 05's CPU column
 if(OpenMP_C_FOUND)
   target_link_libraries(simtlab_emu PUBLIC OpenMP::OpenMP_C)
 endif()
@@ -30,7 +30,7 @@ if(SIMTLAB_HAVE_CUDA)
   add_library(simtlab_cuda STATIC ${SIMTLAB_HOST_SOURCES} ${SIMTLAB_KERNEL_SOURCES})
   target_include_directories(simtlab_cuda PUBLIC ${PROJECT_SOURCE_DIR}/host/include
                              PRIVATE ${PROJECT_SOURCE_DIR}/host ${PROJECT_SOURCE_DIR}/kernels)
-  target_link_libraries(simtlab_cuda PUBLIC CUDA::cudart CUDA::cublas)
+  target_link_libraries(simtlab_cuda PUBLIC CUDA::cudart CUDA::cublas PkgConfig::OPENBLAS)
   target_compile_options(simtlab_cuda PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo -Xcompiler=-Wall>)
   if(OpenMP_C_FOUND)
     target_link_libraries(simtlab_cuda PUBLIC OpenMP::OpenMP_C)

@@ -1,0 +1,166 @@
+/* simtlab host library — chapter 05: the transpose with the whole lifecycle,
+ * and its CPU baseline.
+ *
+ *   cudaMalloc (in, out) -> copy in host->device (and out, when its rows
+ *   have gaps to keep) -> launch -> launch check + sync -> copy out
+ *   device->host -> cudaFree
+ *
+ * The device copies keep the caller's leading dimensions, so the kernel
+ * sees exactly the layout the caller has. */
+#include "../kernels/05_transpose.h"
+#include "05_matrix.h"
+
+#define TRANSPOSE_BEST 4
+
+int sl_transpose_version_count(void) { return SL_TRANSPOSE_VERSIONS; }
+
+const char *sl_transpose_version_name(int version) { return sl_transpose_kernel_name(version); }
+
+/* One call after validation. */
+typedef struct transpose_call {
+    const char *fn;
+    size_t rows, cols, ld_in, ld_out;
+    size_t in_bytes, out_bytes; /* the spans */
+    int version, block;
+} transpose_call;
+
+/* Everything that can be rejected without touching the device. */
+static sl_status check_args(transpose_call *c, const float *in, const float *out, const sl_opts *opts)
+{
+    if (!in) return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: in is NULL", c->fn);
+    if (!out) return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: out is NULL", c->fn);
+    sl_status st = sl_check_version(opts ? opts->version : 0, SL_TRANSPOSE_VERSIONS, TRANSPOSE_BEST, c->fn,
+                                    &c->version);
+    if (st != SL_OK) return st;
+    int own = sl_transpose_block_threads(c->version);
+    if (opts && opts->block != 0 && opts->block != own)
+        return sl_fail(SL_ERR_INVALID_ARGUMENT,
+                       "opts->block = %d: %s's %s runs %d threads per block, the shape of its 32 x 32 tile; "
+                       "pass 0 or %d",
+                       opts->block, c->fn, sl_transpose_kernel_name(c->version), own, own);
+    c->block = own;
+    char what[96];
+    snprintf(what, sizeof what, "%s: in (rows x ld_in)", c->fn);
+    if ((st = sl_matrix_span_bytes(c->rows, c->cols, c->ld_in, what, &c->in_bytes)) != SL_OK) return st;
+    snprintf(what, sizeof what, "%s: out (cols x ld_out)", c->fn);
+    if ((st = sl_matrix_span_bytes(c->cols, c->rows, c->ld_out, what, &c->out_bytes)) != SL_OK) return st;
+    switch (sl_transpose_check(c->version, c->rows, c->cols, c->ld_in, c->ld_out)) {
+    case SL_TRANSPOSE_FINE:
+    case SL_TRANSPOSE_EMPTY: return SL_OK;
+    case SL_TRANSPOSE_BAD_LD_IN:
+        return sl_fail(SL_ERR_INVALID_ARGUMENT,
+                       "%s: ld_in = %zu is below cols = %zu: rows of in would overlap (ld_in is the distance "
+                       "in floats from one row to the next, at least the row's length)",
+                       c->fn, c->ld_in, c->cols);
+    case SL_TRANSPOSE_BAD_LD_OUT:
+        return sl_fail(SL_ERR_INVALID_ARGUMENT,
+                       "%s: ld_out = %zu is below rows = %zu: out has cols rows of rows floats each, so its "
+                       "leading dimension must be at least rows",
+                       c->fn, c->ld_out, c->rows);
+    case SL_TRANSPOSE_TOO_MANY_ROWS:
+        return sl_fail(SL_ERR_UNSUPPORTED, "%s: rows = %zu needs more than %d row tiles of 32 (grid.y's limit)",
+                       c->fn, c->rows, SL_TRANSPOSE_MAX_ROW_TILES);
+    default: return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: version %d does not exist", c->fn, c->version);
+    }
+}
+
+static sl_status launch_timed(const transpose_call *c, const float *in, float *out, double *ms)
+{
+    sl_event_timer timer = {NULL, NULL};
+    sl_status st = sl_event_timer_create(&timer);
+    if (st == SL_OK) st = sl_event_timer_start(&timer);
+    if (st != SL_OK) goto cleanup;
+    SL_LAUNCH_CHECK_GOTO(sl_transpose_launch(c->version, in, c->rows, c->cols, c->ld_in, out, c->ld_out, 0),
+                         sl_transpose_kernel_name(c->version), st, cleanup);
+    st = sl_event_timer_stop(&timer, ms);
+cleanup:
+    sl_event_timer_destroy(&timer);
+    return st;
+}
+
+sl_status sl_transpose(const float *in, size_t rows, size_t cols, size_t ld_in, float *out, size_t ld_out,
+                       const sl_opts *opts, sl_report *report)
+{
+    sl_report local;
+    sl_report *r = report ? report : &local;
+    transpose_call c = {"sl_transpose", rows, cols, ld_in, ld_out, 0, 0, 0, 0};
+    sl_status st = check_args(&c, in, out, opts);
+    if (st != SL_OK) return st;
+    sl_report_begin(r, c.version, c.block);
+    if (rows == 0 || cols == 0) return SL_OK;
+    if ((st = sl_check_block_on_device(c.block)) != SL_OK) return st;
+    r->grid = sl_transpose_grid_blocks(rows, cols);
+
+    double t_start = sl_host_ms(), t = t_start;
+    sl_matrix_copy d_in = {rows, cols, ld_in, c.in_bytes, NULL}, d_out = {cols, rows, ld_out, c.out_bytes, NULL};
+    if ((st = sl_alloc_device(&d_in.device, c.in_bytes)) != SL_OK) goto cleanup;
+    if ((st = sl_alloc_device(&d_out.device, c.out_bytes)) != SL_OK) goto cleanup;
+    r->phase_ms[SL_PHASE_ALLOC] = sl_host_ms() - t;
+
+    t = sl_host_ms();
+    if ((st = sl_matrix_upload(&d_in, in, &r->bytes_h2d)) != SL_OK) goto cleanup;
+    if ((st = sl_matrix_upload_if_gapped(&d_out, out, &r->bytes_h2d)) != SL_OK) goto cleanup;
+    r->phase_ms[SL_PHASE_H2D] = sl_host_ms() - t;
+
+    if ((st = launch_timed(&c, d_in.device, d_out.device, &r->phase_ms[SL_PHASE_KERNEL])) != SL_OK) goto cleanup;
+
+    t = sl_host_ms();
+    SL_CUDA_GOTO(cudaMemcpy(out, d_out.device, c.out_bytes, cudaMemcpyDeviceToHost), st, cleanup);
+    r->phase_ms[SL_PHASE_D2H] = sl_host_ms() - t;
+    r->bytes_d2h = c.out_bytes;
+
+cleanup:
+    t = sl_host_ms();
+    st = sl_free_device_all(st, d_in.device, d_out.device, NULL);
+    r->phase_ms[SL_PHASE_FREE] = sl_host_ms() - t;
+    r->total_ms = sl_host_ms() - t_start;
+    return st;
+}
+
+sl_status sl_transpose_device(const float *in, size_t rows, size_t cols, size_t ld_in, float *out, size_t ld_out,
+                              const sl_opts *opts, double *kernel_ms)
+{
+    transpose_call c = {"sl_transpose_device", rows, cols, ld_in, ld_out, 0, 0, 0, 0};
+    sl_status st = check_args(&c, in, out, opts);
+    if (st != SL_OK) return st;
+    if (!kernel_ms) return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: kernel_ms is NULL", c.fn);
+    *kernel_ms = 0.0;
+    if (rows == 0 || cols == 0) return SL_OK;
+    if ((st = sl_check_device_buffer(c.fn, "in", in, sizeof *in)) != SL_OK) return st;
+    if ((st = sl_check_device_buffer(c.fn, "out", out, sizeof *out)) != SL_OK) return st;
+    if ((st = sl_check_block_on_device(c.block)) != SL_OK) return st;
+    return launch_timed(&c, in, out, kernel_ms);
+}
+
+/* ---- CPU baseline ----------------------------------------------------------------
+ * The naive double loop reads rows and writes columns: every write touches
+ * a new cache line. In 32 x 32 blocks both the 32 lines read and the 32
+ * lines written stay in L1 (2 x 4 KiB) while the block is done. */
+#define CPU_BLOCK 32
+
+sl_status sl_transpose_cpu(const float *in, size_t rows, size_t cols, size_t ld_in, float *out, size_t ld_out)
+{
+    static const char fn[] = "sl_transpose_cpu";
+    if (rows == 0 || cols == 0) return SL_OK;
+    if (!in) return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: in is NULL", fn);
+    if (!out) return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: out is NULL", fn);
+    if (ld_in < cols) return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: ld_in = %zu is below cols = %zu", fn, ld_in, cols);
+    if (ld_out < rows)
+        return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: ld_out = %zu is below rows = %zu", fn, ld_out, rows);
+    size_t bytes = 0;
+    sl_status st = sl_matrix_span_bytes(rows, cols, ld_in, "sl_transpose_cpu: in", &bytes);
+    if (st == SL_OK) st = sl_matrix_span_bytes(cols, rows, ld_out, "sl_transpose_cpu: out", &bytes);
+    if (st == SL_OK) st = sl_check_omp_count(rows, "sl_transpose_cpu: rows");
+    if (st != SL_OK) return st;
+    long long row_blocks = (long long)((rows + CPU_BLOCK - 1) / CPU_BLOCK);
+#pragma omp parallel for schedule(static)
+    for (long long rb = 0; rb < row_blocks; rb++) {
+        size_t i0 = (size_t)rb * CPU_BLOCK, i1 = i0 + CPU_BLOCK < rows ? i0 + CPU_BLOCK : rows;
+        for (size_t j0 = 0; j0 < cols; j0 += CPU_BLOCK) {
+            size_t j1 = j0 + CPU_BLOCK < cols ? j0 + CPU_BLOCK : cols;
+            for (size_t i = i0; i < i1; i++)
+                for (size_t j = j0; j < j1; j++) out[j * ld_out + i] = in[i * ld_in + j];
+        }
+    }
+    return SL_OK;
+}

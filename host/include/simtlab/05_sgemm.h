@@ -1,0 +1,72 @@
+/* simtlab — chapter 05: SGEMM, from the naive kernel to cuBLAS
+ * (kernels/05_sgemm*.cu, host/05_sgemm.c). */
+#ifndef SIMTLAB_05_SGEMM_H
+#define SIMTLAB_05_SGEMM_H
+
+#include "simtlab/core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* C = alpha * A * B + beta * C, row-major, with the whole lifecycle and the
+ * phase report of sl_vector_add. A is m x k with lda >= k floats from one
+ * row to the next, B is k x n with ldb >= n, C is m x n with ldc >= n; the
+ * floats between C's rows (ldc > n) are kept. beta == 0 never reads C, so
+ * NaN or garbage there does not matter (and C is then not copied in unless
+ * its rows have gaps to keep). m == 0 or n == 0 is a no-op; k == 0 gives
+ * C = beta * C. Sizes and leading dimensions up to 2^31 - 1 (ints on the
+ * device, as in cuBLAS).
+ * Versions 1..7 (0 = best = 7): 1 naive, 2 coalesced, 3 shared-memory
+ * tiles, 4 1D register blocking, 5 2D register blocking, 6 float4 loads
+ * with a transposed A tile, 7 warp tiling with double buffering in the tile
+ * shape of sl_sgemm_v7_shape(). Blocks: v1 and v2 take a multiple of 32
+ * from 32 to 1024 (0 = 256); v3-v7 run the block their tile fixes, so
+ * opts->block must be 0 or that. */
+sl_status sl_sgemm(size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b,
+                   size_t ldb, float beta, float *c, size_t ldc, const sl_opts *opts, sl_report *report);
+int sl_sgemm_version_count(void);
+const char *sl_sgemm_version_name(int version);
+
+/* The same on device buffers (the benchmark's): *kernel_ms is the kernel's time. */
+sl_status sl_sgemm_device(size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b,
+                          size_t ldb, float beta, float *c, size_t ldc, const sl_opts *opts, double *kernel_ms);
+
+/* v7's tile shapes (block tile, warp tile, thread patch): how many there
+ * are, each one's description, the one v7 runs now (0 until changed), and
+ * how to change it for this process. */
+int sl_sgemm_v7_shape_count(void);
+const char *sl_sgemm_v7_shape_name(int shape);
+int sl_sgemm_v7_shape(void);
+sl_status sl_sgemm_v7_use_shape(int shape);
+
+/* The autotuner: times v7 in every shape on an m x n x k product on this
+ * GPU (device buffers it allocates; 1 warm-up, the median of 5 runs each),
+ * makes the fastest the one v7 runs (sl_sgemm_v7_use_shape), and returns
+ * it in *best. ms_each (may be NULL) receives sl_sgemm_v7_shape_count()
+ * medians. On the emulator SL_ERR_UNSUPPORTED: CPU times say nothing about
+ * which shape suits a GPU. */
+sl_status sl_sgemm_v7_autotune(size_t m, size_t n, size_t k, int *best, double *ms_each);
+
+/* The vendor column: cublasSgemm on device buffers, row-major through the
+ * identity (AB)^T = B^T A^T (host/05_sgemm.c explains). In emulator builds
+ * the emulator's cuBLAS, on OpenBLAS: CPU times. */
+sl_status sl_vendor_sgemm_device(size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda,
+                                 const float *b, size_t ldb, float beta, float *c, size_t ldc, double *kernel_ms);
+
+/* CPU baselines, same contract as sl_sgemm on host arrays: the naive
+ * triple loop (one core); a cache-blocked loop with a register-blocked
+ * inner kernel, on all cores (OpenMP); and OpenBLAS's cblas_sgemm, the
+ * honest CPU best. */
+sl_status sl_sgemm_cpu_naive(size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b,
+                             size_t ldb, float beta, float *c, size_t ldc);
+sl_status sl_sgemm_cpu_blocked(size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda,
+                               const float *b, size_t ldb, float beta, float *c, size_t ldc);
+sl_status sl_sgemm_cpu_openblas(size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda,
+                                const float *b, size_t ldb, float beta, float *c, size_t ldc);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

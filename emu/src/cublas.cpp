@@ -74,15 +74,30 @@ const status_info *find_status(cublasStatus_t s)
 /* The helpers below are shared with cublaslt.cpp (cublas_internal.hpp). */
 namespace blas {
 
-cublasStatus_t invalid(const char *fmt, ...)
+static cublasStatus_t diagnosed(cublasStatus_t status, const char *fmt, va_list ap)
 {
     char text[1024];
+    std::vsnprintf(text, sizeof text, fmt, ap);
+    set_diagnostic(text);
+    return status;
+}
+
+cublasStatus_t invalid(const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    std::vsnprintf(text, sizeof text, fmt, ap);
+    cublasStatus_t st = diagnosed(CUBLAS_STATUS_INVALID_VALUE, fmt, ap);
     va_end(ap);
-    set_diagnostic(text);
-    return CUBLAS_STATUS_INVALID_VALUE;
+    return st;
+}
+
+cublasStatus_t not_supported(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    cublasStatus_t st = diagnosed(CUBLAS_STATUS_NOT_SUPPORTED, fmt, ap);
+    va_end(ap);
+    return st;
 }
 
 /* A live handle in a usable context. */
@@ -252,17 +267,6 @@ std::vector<float> to_float_matrix(const void *p, cudaDataType t, int rows, int 
             out[static_cast<std::size_t>(j) * rows + i] =
                 element_to_float(p, static_cast<std::size_t>(j) * ld + i, t);
     return out;
-}
-
-cublasStatus_t not_supported(const char *fmt, ...)
-{
-    char text[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    std::vsnprintf(text, sizeof text, fmt, ap);
-    va_end(ap);
-    set_diagnostic(text);
-    return CUBLAS_STATUS_NOT_SUPPORTED;
 }
 
 bool float_compute(cublasComputeType_t compute)

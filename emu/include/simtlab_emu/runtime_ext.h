@@ -118,6 +118,9 @@ cudaError_t simtlab_emu_symbol_address(const char *api, void **devPtr, size_t *s
  * Streams run eagerly, so a callback runs when it is enqueued, after all
  * work submitted before it and before any submitted after it: stream order.
  * Under stream capture it becomes a graph node instead. */
+#ifndef CUDART_CB
+#define CUDART_CB /* the calling convention of callbacks: nothing on Linux */
+#endif
 typedef void (*cudaHostFn_t)(void *userData);
 typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void *userData);
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData);

@@ -7,6 +7,7 @@
  * Usage: 01_vector_add [n] [version 1-3] [threads per block]
  *        defaults: 16777216 (2^24) 3 256 */
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -17,11 +18,16 @@ int main(int argc, char **argv)
     long long n_arg, version, block;
     /* Range checks beyond "a number >= 0" are the library's: its message
      * names the argument and the allowed values. */
-    if (!sl_arg_ll(argc, argv, 1, 1 << 24, 0, LLONG_MAX, &n_arg) ||
+    if (!sl_arg_ll(argc, argv, 1, 1 << 24, 0, (long long)(SIZE_MAX / sizeof(double)), &n_arg) ||
         !sl_arg_ll(argc, argv, 2, 3, 0, INT_MAX, &version) ||
         !sl_arg_ll(argc, argv, 3, 256, 0, INT_MAX, &block)) {
         fprintf(stderr, "usage: %s [n] [version 1-%d] [threads per block]\n", argv[0],
                 sl_vector_add_version_count());
+        return 2;
+    }
+    uint64_t seed = 0;
+    if (sl_seed_from_env(&seed) != SL_OK) {
+        fprintf(stderr, "%s\n", sl_last_error());
         return 2;
     }
     size_t n = (size_t)n_arg, bytes = n * sizeof(float);
@@ -35,7 +41,6 @@ int main(int argc, char **argv)
         fprintf(stderr, "out of host memory for n = %zu\n", n);
         return 1;
     }
-    uint64_t seed = sl_seed_from_env();
     sl_fill_uniform_f32(a, n, seed, -1.0f, 1.0f);
     sl_fill_uniform_f32(b, n, seed + 1, -1.0f, 1.0f);
     sl_poison_f32(c, n);

@@ -87,14 +87,10 @@ sl_status sl_vector_add(const float *a, const float *b, float *c, size_t n, cons
 cleanup:
     sl_event_timer_destroy(&timer);
     t = sl_host_ms();
-    /* Free everything even after a failure; keep the first error. */
-    sl_status free_st = sl_free_device(d_a);
-    sl_status free_b = sl_free_device(d_b), free_c = sl_free_device(d_c);
-    if (free_st == SL_OK) free_st = free_b;
-    if (free_st == SL_OK) free_st = free_c;
+    st = sl_free_device_all(st, d_a, d_b, d_c);
     r->phase_ms[SL_PHASE_FREE] = sl_host_ms() - t;
     r->total_ms = sl_host_ms() - t_start;
-    return st != SL_OK ? st : free_st;
+    return st;
 }
 
 sl_status sl_vector_add_device(const float *a, const float *b, float *c, size_t n,
@@ -105,6 +101,10 @@ sl_status sl_vector_add_device(const float *a, const float *b, float *c, size_t 
     sl_status st = check_args("sl_vector_add_device", a, b, c, n, opts,
                               sl_vector_add_v3_fits(a, b, c), &bytes, &version, &block);
     if (st != SL_OK) return st;
+    if (n > 0 && ((st = sl_check_device_buffer("sl_vector_add_device", "a", a, sizeof *a)) != SL_OK ||
+                  (st = sl_check_device_buffer("sl_vector_add_device", "b", b, sizeof *b)) != SL_OK ||
+                  (st = sl_check_device_buffer("sl_vector_add_device", "c", c, sizeof *c)) != SL_OK))
+        return st;
     if (!kernel_ms) return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_vector_add_device: kernel_ms is NULL");
     *kernel_ms = 0.0;
     if (n == 0) return SL_OK;
@@ -122,18 +122,33 @@ cleanup:
 
 /* ---- CPU baselines: what the GPU must beat -------------------------------- */
 
-void sl_vector_add_cpu(const float *a, const float *b, float *c, size_t n)
+static sl_status check_cpu_args(const char *fn, const float *a, const float *b, const float *c, size_t n)
 {
-    for (size_t i = 0; i < n; i++) c[i] = a[i] + b[i];
+    if (n == 0) return SL_OK;
+    if (!a || !b || !c)
+        return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn, !a ? "a" : !b ? "b" : "c");
+    return SL_OK;
 }
 
-void sl_vector_add_cpu_omp(const float *a, const float *b, float *c, size_t n)
+sl_status sl_vector_add_cpu(const float *a, const float *b, float *c, size_t n)
 {
+    sl_status st = check_cpu_args("sl_vector_add_cpu", a, b, c, n);
+    if (st != SL_OK) return st;
+    for (size_t i = 0; i < n; i++) c[i] = a[i] + b[i];
+    return SL_OK;
+}
+
+sl_status sl_vector_add_cpu_omp(const float *a, const float *b, float *c, size_t n)
+{
+    sl_status st = check_cpu_args("sl_vector_add_cpu_omp", a, b, c, n);
+    if (st == SL_OK) st = sl_check_omp_count(n, "sl_vector_add_cpu_omp: n");
+    if (st != SL_OK) return st;
     /* Signed loop index: OpenMP before 3.0 wanted one; a static schedule
      * gives each core one contiguous range, which is best for streaming. */
     long long count = (long long)n;
 #pragma omp parallel for schedule(static)
     for (long long i = 0; i < count; i++) c[i] = a[i] + b[i];
+    return SL_OK;
 }
 
 /* ---- the vendor column: cublasSaxpy ---------------------------------------- */
@@ -152,9 +167,14 @@ static cublasStatus_t saxpy_piece(cublasHandle_t handle, size_t offset, int coun
 
 sl_status sl_vendor_saxpy_device(float alpha, const float *x, float *y, size_t n, double *kernel_ms)
 {
-    if (!x || !y || !kernel_ms)
-        return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_vendor_saxpy_device: %s is NULL",
-                       !x ? "x" : !y ? "y" : "kernel_ms");
+    static const char fn[] = "sl_vendor_saxpy_device";
+    if (!kernel_ms) return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: kernel_ms is NULL", fn);
+    *kernel_ms = 0.0;
+    size_t bytes = 0;
+    sl_status st = sl_checked_bytes(n, sizeof *x, "sl_vendor_saxpy_device: n", &bytes);
+    if (st == SL_OK && n > 0 && (st = sl_check_device_buffer(fn, "x", x, sizeof *x)) == SL_OK)
+        st = sl_check_device_buffer(fn, "y", y, sizeof *y);
+    if (st != SL_OK) return st;
     saxpy_args args = {alpha, x, y};
     return sl_cublas_run_pieces("cublasSaxpy", n, saxpy_piece, &args, kernel_ms);
 }

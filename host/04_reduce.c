@@ -113,15 +113,6 @@ cleanup:
     return st;
 }
 
-/* Frees every buffer (NULL is fine) and returns the first error. */
-static sl_status free_all(void *a, void *b, void *c)
-{
-    sl_status st = sl_free_device(a);
-    sl_status st_b = sl_free_device(b), st_c = sl_free_device(c);
-    if (st == SL_OK) st = st_b;
-    return st == SL_OK ? st_c : st;
-}
-
 /* The whole lifecycle for host data; `result` receives
  * sl_reduce_result_bytes(op) bytes. */
 static sl_status reduce_host(reduce_call *c, size_t elem, void *result, const sl_opts *opts, sl_report *report)
@@ -160,10 +151,7 @@ static sl_status reduce_host(reduce_call *c, size_t elem, void *result, const sl
 
 cleanup:
     t = sl_host_ms();
-    {
-        sl_status free_st = free_all(d_x, ws, d_out);
-        if (st == SL_OK) st = free_st;
-    }
+    st = sl_free_device_all(st, d_x, ws, d_out);
     r->phase_ms[SL_PHASE_FREE] = sl_host_ms() - t;
     r->total_ms = sl_host_ms() - t_start;
     return st;
@@ -176,6 +164,7 @@ static sl_status reduce_device(reduce_call *c, size_t elem, void *result, const 
     if (st != SL_OK) return st;
     if (!kernel_ms) return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: kernel_ms is NULL", c->fn);
     *kernel_ms = 0.0;
+    if (c->n > 0 && (st = sl_check_device_buffer(c->fn, "x", c->x, elem)) != SL_OK) return st;
     if (c->n == 0) {
         write_identity(c->op, result);
         return SL_OK;
@@ -185,8 +174,7 @@ static sl_status reduce_device(reduce_call *c, size_t elem, void *result, const 
     if ((st = make_plan(c)) != SL_OK) return st;
     if ((st = alloc_scratch(c, &ws, &d_out)) == SL_OK && (st = run_timed(c, c->x, ws, d_out, kernel_ms)) == SL_OK)
         st = sl_copy_to_host(result, d_out, sl_reduce_result_bytes(c->op));
-    sl_status free_st = free_all(ws, d_out, NULL);
-    return st != SL_OK ? st : free_st;
+    return sl_free_device_all(st, ws, d_out, NULL);
 }
 
 /* ---- the public operators ------------------------------------------------------ */
@@ -350,11 +338,7 @@ static sl_status cub_run(cub_kind kind, const char *what, const float *x, size_t
     if (idx_host) st = sl_copy_to_host(idx_host, d_idx, sizeof *idx_host);
 cleanup:
     sl_event_timer_destroy(&timer);
-    {
-        sl_status free_st = free_all(temp, d_out, NULL);
-        if (st == SL_OK) st = free_st;
-    }
-    return st;
+    return sl_free_device_all(st, temp, d_out, NULL);
 }
 #else /* the emulator build: CUB ships only with the CUDA toolkit */
 static sl_status cub_run(cub_kind kind, const char *what, const float *x, size_t n, float *val_host,
@@ -367,18 +351,23 @@ static sl_status cub_run(cub_kind kind, const char *what, const float *x, size_t
 }
 #endif
 
-static sl_status vendor_checks(const char *fn, const float *x, const void *out, double *kernel_ms)
+static sl_status vendor_checks(const char *fn, const float *x, size_t n, const void *out, double *kernel_ms)
 {
     SL_NULL_CHECK(x, fn);
     SL_NULL_CHECK(out, fn);
     SL_NULL_CHECK(kernel_ms, fn);
     *kernel_ms = 0.0;
-    return SL_OK;
+    char what[96];
+    size_t bytes = 0;
+    snprintf(what, sizeof what, "%s: n", fn);
+    sl_status st = sl_checked_bytes(n, sizeof *x, what, &bytes);
+    if (st == SL_OK && n > 0) st = sl_check_device_buffer(fn, "x", x, sizeof *x);
+    return st;
 }
 
 sl_status sl_vendor_reduce_sum_f32_device(const float *x, size_t n, float *sum, double *kernel_ms)
 {
-    sl_status st = vendor_checks("sl_vendor_reduce_sum_f32_device", x, sum, kernel_ms);
+    sl_status st = vendor_checks("sl_vendor_reduce_sum_f32_device", x, n, sum, kernel_ms);
     if (st != SL_OK) return st;
     *sum = 0.0f;
     return n == 0 ? SL_OK : cub_run(CUB_SUM, "cub::DeviceReduce::Sum", x, n, sum, NULL, kernel_ms);
@@ -386,7 +375,7 @@ sl_status sl_vendor_reduce_sum_f32_device(const float *x, size_t n, float *sum, 
 
 sl_status sl_vendor_reduce_max_f32_device(const float *x, size_t n, float *max, double *kernel_ms)
 {
-    sl_status st = vendor_checks("sl_vendor_reduce_max_f32_device", x, max, kernel_ms);
+    sl_status st = vendor_checks("sl_vendor_reduce_max_f32_device", x, n, max, kernel_ms);
     if (st != SL_OK) return st;
     *max = -INFINITY;
     return n == 0 ? SL_OK : cub_run(CUB_MAX, "cub::DeviceReduce::Max", x, n, max, NULL, kernel_ms);
@@ -394,7 +383,7 @@ sl_status sl_vendor_reduce_max_f32_device(const float *x, size_t n, float *max, 
 
 sl_status sl_vendor_reduce_argmax_f32_device(const float *x, size_t n, size_t *index, float *value, double *kernel_ms)
 {
-    sl_status st = vendor_checks("sl_vendor_reduce_argmax_f32_device", x, value, kernel_ms);
+    sl_status st = vendor_checks("sl_vendor_reduce_argmax_f32_device", x, n, value, kernel_ms);
     if (st == SL_OK) st = argmax_check(x, n, index, value, "sl_vendor_reduce_argmax_f32_device");
     if (st != SL_OK) return st;
     long long idx = 0;
@@ -423,11 +412,10 @@ static cublasStatus_t sasum_piece(cublasHandle_t handle, size_t offset, int coun
 
 sl_status sl_vendor_sasum_device(const float *x, size_t n, float *sum, double *kernel_ms)
 {
-    SL_NULL_CHECK(x, "sl_vendor_sasum_device");
-    SL_NULL_CHECK(sum, "sl_vendor_sasum_device");
-    SL_NULL_CHECK(kernel_ms, "sl_vendor_sasum_device");
+    sl_status st = vendor_checks("sl_vendor_sasum_device", x, n, sum, kernel_ms);
+    if (st != SL_OK) return st;
     sasum_args args = {x, 0.0f};
-    sl_status st = sl_cublas_run_pieces("cublasSasum", n, sasum_piece, &args, kernel_ms);
+    st = sl_cublas_run_pieces("cublasSasum", n, sasum_piece, &args, kernel_ms);
     *sum = args.sum;
     return st;
 }
@@ -443,8 +431,22 @@ sl_status sl_vendor_sasum_device(const float *x, size_t n, float *sum, double *k
  *     depth log2(n), so the error is about log2(n) * 2^-24 * sum |x|, the
  *     same shape as a GPU tree reduction's. */
 
+/* The references return a sum, not a status: bad arguments give NaN and
+ * a message (see simtlab/04_reduce.h). */
+static int cpu_args_ok(const char *fn, const float *x, size_t n, int omp)
+{
+    if (n > 0 && !x) {
+        sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: x is NULL", fn);
+        return 0;
+    }
+    char what[64];
+    snprintf(what, sizeof what, "%s: n", fn);
+    return !omp || sl_check_omp_count(n, what) == SL_OK;
+}
+
 double sl_reduce_sum_cpu_f64(const float *x, size_t n)
 {
+    if (!cpu_args_ok("sl_reduce_sum_cpu_f64", x, n, 0)) return NAN;
     double sum = 0.0;
     for (size_t i = 0; i < n; i++) sum += (double)x[i];
     return sum;
@@ -452,6 +454,7 @@ double sl_reduce_sum_cpu_f64(const float *x, size_t n)
 
 double sl_reduce_sum_cpu_f64_omp(const float *x, size_t n)
 {
+    if (!cpu_args_ok("sl_reduce_sum_cpu_f64_omp", x, n, 1)) return NAN;
     /* Each core sums one contiguous range (static schedule), then the
      * per-core sums are added: a different order than the serial loop, so
      * the last bits may differ from sl_reduce_sum_cpu_f64. */
@@ -466,7 +469,7 @@ double sl_reduce_sum_cpu_f64_omp(const float *x, size_t n)
  * would cost a call per add and change the error bound only by a constant. */
 #define PAIRWISE_LEAF 32
 
-float sl_reduce_sum_cpu_pairwise(const float *x, size_t n)
+static float pairwise(const float *x, size_t n)
 {
     if (n <= PAIRWISE_LEAF) {
         float sum = 0.0f;
@@ -474,11 +477,19 @@ float sl_reduce_sum_cpu_pairwise(const float *x, size_t n)
         return sum;
     }
     size_t half = n / 2;
-    return sl_reduce_sum_cpu_pairwise(x, half) + sl_reduce_sum_cpu_pairwise(x + half, n - half);
+    return pairwise(x, half) + pairwise(x + half, n - half);
+}
+
+float sl_reduce_sum_cpu_pairwise(const float *x, size_t n)
+{
+    if (!cpu_args_ok("sl_reduce_sum_cpu_pairwise", x, n, 0)) return NAN;
+    return pairwise(x, n);
 }
 
 float sl_reduce_sum_cpu_pairwise_omp(const float *x, size_t n)
 {
+    if (!cpu_args_ok("sl_reduce_sum_cpu_pairwise_omp", x, n, 1)) return NAN;
+    if (n == 0) return 0.0f;
     /* 64 equal pieces, summed pairwise on whichever core is free, then the
      * 64 piece sums pairwise: the same error bound as the serial version. */
     enum { PIECES = 64 };
@@ -487,7 +498,7 @@ float sl_reduce_sum_cpu_pairwise_omp(const float *x, size_t n)
     for (int p = 0; p < PIECES; p++) {
         size_t lo = n / PIECES * (size_t)p + (n % PIECES < (size_t)p ? n % PIECES : (size_t)p);
         size_t len = n / PIECES + ((size_t)p < n % PIECES ? 1 : 0);
-        piece[p] = sl_reduce_sum_cpu_pairwise(x + lo, len);
+        piece[p] = pairwise(x + lo, len);
     }
-    return sl_reduce_sum_cpu_pairwise(piece, PIECES);
+    return pairwise(piece, PIECES);
 }

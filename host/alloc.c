@@ -97,6 +97,17 @@ sl_status sl_alloc_device_at(void **ptr, size_t bytes, const char *file, int lin
 
 sl_status sl_free_device(void *ptr) { return tracked_free(ALLOC_DEVICE, ptr); }
 
+sl_status sl_free_device_all(sl_status first, void *a, void *b, void *c)
+{
+    if (first != SL_OK) sl_error_hold();
+    sl_status st_a = sl_free_device(a), st_b = sl_free_device(b), st_c = sl_free_device(c);
+    if (first != SL_OK) {
+        sl_error_release();
+        return first;
+    }
+    return st_a != SL_OK ? st_a : st_b != SL_OK ? st_b : st_c;
+}
+
 sl_status sl_alloc_pinned_at(void **ptr, size_t bytes, const char *file, int line)
 {
     return tracked_alloc(ALLOC_PINNED, ptr, bytes, file, line);
@@ -116,6 +127,7 @@ size_t sl_alloc_live_count(void)
 size_t sl_alloc_report_leaks(FILE *out)
 {
     size_t n = 0;
+    if (!out) out = stderr;
     pthread_mutex_lock(&live_lock);
     for (tracked *t = live; t; t = t->next, n++)
         fprintf(out, "simtlab: leak: %s %zu bytes from %s:%d still allocated\n", kind_name(t->kind),

@@ -1,6 +1,7 @@
 /* simtlab host library — the core's device facts and device-resident
  * building blocks (copies, fills, the timed device-to-device copy). */
 #include <stdio.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "sl_internal.h"
@@ -77,4 +78,33 @@ sl_status sl_copy_device_to_device_timed(void *dst_device, const void *src_devic
     }
     sl_event_timer_destroy(&timer);
     return st;
+}
+
+static const char *memory_type_name(enum cudaMemoryType type)
+{
+    switch (type) {
+    case cudaMemoryTypeHost: return "pinned host memory";
+    case cudaMemoryTypeDevice: return "device memory";
+    case cudaMemoryTypeManaged: return "managed memory";
+    default: return "ordinary host memory";
+    }
+}
+
+sl_status sl_check_device_buffer(const char *fn, const char *name, const void *ptr, size_t align)
+{
+    if (!ptr) return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn, name);
+    struct cudaPointerAttributes attr;
+    cudaError_t err = cudaPointerGetAttributes(&attr, ptr);
+    if (err != cudaSuccess) return sl_fail_cuda(err, "cudaPointerGetAttributes", __FILE__, __LINE__);
+    if (attr.type != cudaMemoryTypeDevice && attr.type != cudaMemoryTypeManaged)
+        return sl_fail(SL_ERR_INVALID_ARGUMENT,
+                       "%s: %s = %p is %s, not device memory: copy the data to a buffer from sl_alloc_device "
+                       "first (sl_copy_to_device), or call the host version of this function",
+                       fn, name, ptr, memory_type_name(attr.type));
+    if (align > 1 && (uintptr_t)ptr % align != 0)
+        return sl_fail(SL_ERR_INVALID_ARGUMENT,
+                       "%s: %s = %p is not aligned to its %zu-byte elements (a GPU faults with "
+                       "cudaErrorMisalignedAddress): pass the start of an element",
+                       fn, name, ptr, align);
+    return SL_OK;
 }

@@ -12,6 +12,17 @@
 sl_status sl_fail(sl_status status, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* While held (nesting counts), sl_fail and sl_fail_cuda return their status
+ * but leave the last error's message alone: cleanup after a failure must
+ * not overwrite the message of the error that caused it. */
+void sl_error_hold(void);
+void sl_error_release(void);
+
+/* Frees up to three tracked device buffers (NULL is fine), all of them even
+ * after a failure. The first error wins: when `first` is already a failure
+ * it is returned and its message kept; otherwise the first free's error. */
+sl_status sl_free_device_all(sl_status first, void *a, void *b, void *c);
+
 /* Records a failed CUDA call: the call's text, file:line, the error's name
  * and string, and the hint for it. Returns SL_ERR_NO_DEVICE for "no driver /
  * no device" errors and SL_ERR_CUDA otherwise. */
@@ -52,6 +63,17 @@ sl_status sl_fail_cuda(cudaError_t err, const char *call, const char *file, int 
 /* n elements of `elem` bytes: SL_ERR_OVERFLOW naming `arg` when n * elem
  * does not fit in size_t. */
 sl_status sl_checked_bytes(size_t n, size_t elem, const char *arg, size_t *bytes);
+
+/* A `_device` entry point's buffer argument: `ptr` (named `name` in the
+ * message of function `fn`) must be device (or managed) memory, as
+ * cudaPointerGetAttributes sees it, and aligned to `align` bytes (the
+ * element size its kernels load). A host array, or a device pointer offset
+ * into the middle of an element, is SL_ERR_INVALID_ARGUMENT naming it. */
+sl_status sl_check_device_buffer(const char *fn, const char *name, const void *ptr, size_t align);
+
+/* OpenMP loops count in long long: SL_ERR_OVERFLOW naming `arg` when n does
+ * not fit. */
+sl_status sl_check_omp_count(size_t n, const char *arg);
 
 /* Resolves opts->block (0 = `default_block`) and rejects what no GPU can run
  * (negative, above 1024) without touching the device. */

@@ -2,6 +2,7 @@
  * that turns a CUDA error into advice. Errors are part of the lesson: a
  * student who sees "cudaErrorInvalidConfiguration" should also read what
  * usually causes it and what to change. */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -9,6 +10,14 @@
 #include "sl_internal.h"
 
 static _Thread_local char last_error[1024];
+static _Thread_local int hold_depth;
+
+void sl_error_hold(void) { hold_depth++; }
+
+void sl_error_release(void)
+{
+    if (hold_depth > 0) hold_depth--;
+}
 
 const char *sl_status_name(sl_status status)
 {
@@ -31,6 +40,7 @@ void sl_clear_error(void) { last_error[0] = '\0'; }
 
 sl_status sl_fail(sl_status status, const char *fmt, ...)
 {
+    if (hold_depth > 0) return status;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(last_error, sizeof last_error, fmt, ap);
@@ -122,6 +132,14 @@ sl_status sl_checked_bytes(size_t n, size_t elem, const char *arg, size_t *bytes
         return sl_fail(SL_ERR_OVERFLOW, "%s = %zu elements of %zu bytes overflows size_t", arg, n,
                        elem);
     *bytes = n * elem;
+    return SL_OK;
+}
+
+sl_status sl_check_omp_count(size_t n, const char *arg)
+{
+    if (n > (size_t)LLONG_MAX)
+        return sl_fail(SL_ERR_OVERFLOW, "%s = %zu: the OpenMP loop counts in long long, which ends at %lld", arg, n,
+                       LLONG_MAX);
     return SL_OK;
 }
 

@@ -2,6 +2,7 @@
  * double precision on the CPU, independently of any kernel; an output that is
  * NaN or Inf never passes; outputs are poisoned before each run so a value the
  * kernel never wrote cannot look right by accident. */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,12 @@
 sl_check sl_compare_f32(const float *got, const double *ref, size_t n, double rel_tol)
 {
     sl_check c = {0.0, 0.0, 0, 0, 0};
+    if (n > 0 && (!got || !ref)) {
+        sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_compare_f32: %s is NULL", !got ? "got" : "ref");
+        c.rel_l2 = c.max_abs = INFINITY;
+        c.nonfinite = n;
+        return c;
+    }
     double err2 = 0.0, ref2 = 0.0;
     for (size_t i = 0; i < n; i++) {
         double g = got[i], r = ref[i];
@@ -40,11 +47,16 @@ sl_check sl_compare_f32(const float *got, const double *ref, size_t n, double re
     return c;
 }
 
-void sl_poison_f32(float *p, size_t n)
+sl_status sl_poison_f32(float *p, size_t n)
 {
+    size_t bytes = 0;
+    sl_status st = sl_checked_bytes(n, sizeof *p, "sl_poison_f32: n", &bytes);
+    if (st != SL_OK) return st;
+    if (!p && n > 0) return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_poison_f32: p is NULL");
     /* 0xFF bytes are a quiet NaN, and the same pattern the emulator uses for
      * shared memory, so a poisoned value is recognisable in a debugger. */
-    memset(p, 0xFF, n * sizeof *p);
+    if (bytes) memset(p, 0xFF, bytes);
+    return SL_OK;
 }
 
 uint64_t sl_rng_next(uint64_t *state)
@@ -55,8 +67,12 @@ uint64_t sl_rng_next(uint64_t *state)
     return z ^ (z >> 31);
 }
 
-void sl_fill_uniform_f32(float *p, size_t n, uint64_t seed, float lo, float hi)
+sl_status sl_fill_uniform_f32(float *p, size_t n, uint64_t seed, float lo, float hi)
 {
+    if (!p && n > 0) return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_fill_uniform_f32: p is NULL");
+    if (!(lo < hi) || !isfinite(lo) || !isfinite(hi))
+        return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_fill_uniform_f32: [lo, hi) = [%g, %g) is not a finite, non-empty range",
+                       (double)lo, (double)hi);
     uint64_t state = seed;
     double span = (double)hi - (double)lo;
     for (size_t i = 0; i < n; i++) {
@@ -64,13 +80,25 @@ void sl_fill_uniform_f32(float *p, size_t n, uint64_t seed, float lo, float hi)
         double u = (double)(sl_rng_next(&state) >> 40) / (double)(1u << 24);
         p[i] = (float)(lo + span * u);
     }
+    return SL_OK;
 }
 
-uint64_t sl_seed_from_env(void)
+sl_status sl_seed_from_env(uint64_t *seed)
 {
+    if (!seed) return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_seed_from_env: seed is NULL");
     const char *s = getenv("SIMTLAB_SEED");
-    if (s && *s) return strtoull(s, NULL, 0);
+    if (s && *s) {
+        char *end = NULL;
+        errno = 0;
+        unsigned long long v = strtoull(s, &end, 0);
+        if (errno != 0 || end == s || *end != '\0' || s[0] == '-')
+            return sl_fail(SL_ERR_INVALID_ARGUMENT,
+                           "SIMTLAB_SEED = \"%s\": not a whole number from 0 to 2^64 - 1 (decimal, or hex with 0x)", s);
+        *seed = (uint64_t)v;
+        return SL_OK;
+    }
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
-    return (uint64_t)ts.tv_sec * 1000003u ^ (uint64_t)ts.tv_nsec;
+    *seed = (uint64_t)ts.tv_sec * 1000003u ^ (uint64_t)ts.tv_nsec;
+    return SL_OK;
 }

@@ -4,6 +4,7 @@
 #include <cuda_runtime_api.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 void sl_test_require_device(void)
 {
@@ -21,7 +22,8 @@ void sl_test_require_device(void)
 
 uint64_t sl_test_seed(const char *test_name)
 {
-    uint64_t seed = sl_seed_from_env();
+    uint64_t seed = 0;
+    cr_assert_eq(sl_seed_from_env(&seed), SL_OK, "%s", sl_last_error());
     fprintf(stderr, "%s: seed %llu (rerun with SIMTLAB_SEED=%llu)\n", test_name,
             (unsigned long long)seed, (unsigned long long)seed);
     return seed;
@@ -32,4 +34,12 @@ void *sl_test_alloc(size_t bytes)
     void *p = malloc(bytes ? bytes : 1);
     cr_assert_not_null(p, "malloc(%zu) failed", bytes);
     return p;
+}
+
+void sl_test_expect_failure(sl_status st, sl_status expected, const char *needle)
+{
+    cr_assert_eq(st, expected, "status %s, expected %s (%s)", sl_status_name(st), sl_status_name(expected),
+                 sl_last_error());
+    cr_assert(strstr(sl_last_error(), needle) != NULL, "message \"%s\" does not name \"%s\"", sl_last_error(),
+              needle);
 }

@@ -16,6 +16,10 @@ void sl_test_require_device(void);
  * name so that a failure can be replayed with SIMTLAB_SEED=<seed>. */
 uint64_t sl_test_seed(const char *test_name);
 
+/* Asserts that a call failed with `expected` and that sl_last_error()
+ * contains `needle` (the argument's name, say). */
+void sl_test_expect_failure(sl_status st, sl_status expected, const char *needle);
+
 /* malloc that fails the test (not the process) when memory is short. */
 void *sl_test_alloc(size_t bytes);
 

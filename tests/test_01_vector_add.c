@@ -119,41 +119,34 @@ Test(vector_add, report_times_every_phase)
 
 /* ---- bad input: a status and a message naming the argument ---------------- */
 
-static void expect_invalid(sl_status st, sl_status expected, const char *needle)
-{
-    cr_assert_eq(st, expected, "status %s, expected %s", sl_status_name(st), sl_status_name(expected));
-    cr_assert(strstr(sl_last_error(), needle) != NULL, "message \"%s\" does not name \"%s\"",
-              sl_last_error(), needle);
-}
-
 Test(vector_add, null_pointers_are_rejected_by_name)
 {
     float x[4] = {0};
-    expect_invalid(sl_vector_add(NULL, x, x, 4, NULL, NULL), SL_ERR_INVALID_ARGUMENT, "a is NULL");
-    expect_invalid(sl_vector_add(x, NULL, x, 4, NULL, NULL), SL_ERR_INVALID_ARGUMENT, "b is NULL");
-    expect_invalid(sl_vector_add(x, x, NULL, 4, NULL, NULL), SL_ERR_INVALID_ARGUMENT, "c is NULL");
+    sl_test_expect_failure(sl_vector_add(NULL, x, x, 4, NULL, NULL), SL_ERR_INVALID_ARGUMENT, "a is NULL");
+    sl_test_expect_failure(sl_vector_add(x, NULL, x, 4, NULL, NULL), SL_ERR_INVALID_ARGUMENT, "b is NULL");
+    sl_test_expect_failure(sl_vector_add(x, x, NULL, 4, NULL, NULL), SL_ERR_INVALID_ARGUMENT, "c is NULL");
 }
 
 Test(vector_add, byte_count_overflow_is_rejected)
 {
     float x[4] = {0};
-    expect_invalid(sl_vector_add(x, x, x, SIZE_MAX / 2, NULL, NULL), SL_ERR_OVERFLOW, "n");
+    sl_test_expect_failure(sl_vector_add(x, x, x, SIZE_MAX / 2, NULL, NULL), SL_ERR_OVERFLOW, "n");
 }
 
 Test(vector_add, bad_block_sizes_are_rejected)
 {
     float x[4] = {0};
     sl_opts too_big = {1, 1025}, negative = {1, -32};
-    expect_invalid(sl_vector_add(x, x, x, 4, &too_big, NULL), SL_ERR_INVALID_ARGUMENT, "opts->block");
-    expect_invalid(sl_vector_add(x, x, x, 4, &negative, NULL), SL_ERR_INVALID_ARGUMENT, "opts->block");
+    sl_test_expect_failure(sl_vector_add(x, x, x, 4, &too_big, NULL), SL_ERR_INVALID_ARGUMENT, "opts->block");
+    sl_test_expect_failure(sl_vector_add(x, x, x, 4, &negative, NULL), SL_ERR_INVALID_ARGUMENT, "opts->block");
 }
 
 Test(vector_add, bad_versions_are_rejected)
 {
     float x[4] = {0};
     sl_opts v9 = {9, 256}, vneg = {-1, 256};
-    expect_invalid(sl_vector_add(x, x, x, 4, &v9, NULL), SL_ERR_INVALID_ARGUMENT, "opts->version");
-    expect_invalid(sl_vector_add(x, x, x, 4, &vneg, NULL), SL_ERR_INVALID_ARGUMENT, "opts->version");
+    sl_test_expect_failure(sl_vector_add(x, x, x, 4, &v9, NULL), SL_ERR_INVALID_ARGUMENT, "opts->version");
+    sl_test_expect_failure(sl_vector_add(x, x, x, 4, &vneg, NULL), SL_ERR_INVALID_ARGUMENT, "opts->version");
 }
 
 Test(vector_add, zero_elements_is_a_no_op)
@@ -182,7 +175,7 @@ Test(vector_add, v3_on_buffers_without_a_common_alignment_is_refused_not_run_as_
     /* a starts one float later than b and c: no float4 view of all three. */
     sl_opts v3 = {3, 256}, best = {0, 256};
     double ms = -1.0;
-    expect_invalid(sl_vector_add_device(d_a + 1, d_b, d_c, n, &v3, &ms), SL_ERR_INVALID_ARGUMENT,
+    sl_test_expect_failure(sl_vector_add_device(d_a + 1, d_b, d_c, n, &v3, &ms), SL_ERR_INVALID_ARGUMENT,
                    "opts->version = 3");
     cr_assert(strstr(sl_last_error(), "version 2"), "%s", sl_last_error());
     /* Version 0 picks what can run: v2 here, and the result is right. */
@@ -225,4 +218,48 @@ Test(vector_add, cpu_baselines_match_reference)
     sl_vector_add_cpu_omp(in.a, in.b, in.c, n);
     cr_assert(sl_compare_f32(in.c, in.ref, n, 0.0).passed, "OpenMP loop");
     free_inputs(&in);
+}
+
+/* ---- hardening: what the device entry points and baselines are given ------- */
+
+Test(vector_add, cpu_baselines_check_their_arguments)
+{
+    float x[4] = {0};
+    sl_test_expect_failure(sl_vector_add_cpu(NULL, x, x, 4), SL_ERR_INVALID_ARGUMENT, "a is NULL");
+    sl_test_expect_failure(sl_vector_add_cpu_omp(x, x, NULL, 4), SL_ERR_INVALID_ARGUMENT, "c is NULL");
+    sl_test_expect_failure(sl_vector_add_cpu_omp(x, x, x, SIZE_MAX), SL_ERR_OVERFLOW, "n");
+    cr_assert_eq(sl_vector_add_cpu(NULL, NULL, NULL, 0), SL_OK);
+}
+
+Test(vector_add, host_arrays_given_to_the_device_entry_points_are_named)
+{
+    sl_test_require_device();
+    float host[64] = {0};
+    float *d = NULL;
+    double ms = 0.0;
+    sl_opts v2 = {2, 256};
+    cr_assert_eq(sl_alloc_device(&d, sizeof host), SL_OK, "%s", sl_last_error());
+    sl_test_expect_failure(sl_vector_add_device(host, d, d, 64, &v2, &ms), SL_ERR_INVALID_ARGUMENT,
+                           "a = ");
+    sl_test_expect_failure(sl_vector_add_device(d, d, host, 64, &v2, &ms), SL_ERR_INVALID_ARGUMENT,
+                           "host memory");
+    sl_test_expect_failure(sl_vendor_saxpy_device(1.0f, host, d, 64, &ms), SL_ERR_INVALID_ARGUMENT, "x = ");
+    sl_test_expect_failure(sl_vendor_saxpy_device(1.0f, d, d, SIZE_MAX / 2, &ms), SL_ERR_OVERFLOW, "n");
+    cr_assert_eq(sl_free_device(d), SL_OK);
+}
+
+Test(vector_add, device_pointers_inside_an_element_are_refused)
+{
+    sl_test_require_device();
+    float *d = NULL;
+    double ms = 0.0;
+    cr_assert_eq(sl_alloc_device(&d, 1024), SL_OK, "%s", sl_last_error());
+    for (int v = 1; v <= 3; v++)
+        for (int off = 1; off <= 2; off++) {
+            sl_opts opts = {v, 128};
+            const float *odd = (const float *)((const char *)d + off);
+            sl_test_expect_failure(sl_vector_add_device(odd, odd, (float *)odd, 100, &opts, &ms),
+                                   SL_ERR_INVALID_ARGUMENT, "not aligned");
+        }
+    cr_assert_eq(sl_free_device(d), SL_OK);
 }

@@ -364,14 +364,6 @@ Test(reduce, version_zero_picks_the_best_and_reports_phases)
 }
 
 /* ---- empty input and bad input: a status and a message naming the cause --------- */
-static void expect_failure(sl_status st, sl_status expected, const char *needle)
-{
-    cr_assert_eq(st, expected, "status %s, expected %s (%s)", sl_status_name(st), sl_status_name(expected),
-                 sl_last_error());
-    cr_assert(strstr(sl_last_error(), needle) != NULL, "message \"%s\" does not name \"%s\"", sl_last_error(),
-              needle);
-}
-
 Test(reduce, empty_input_gives_the_identity)
 {
     float x[1] = {42.0f}, sum = NAN, max = NAN;
@@ -389,7 +381,7 @@ Test(reduce, empty_argmax_is_an_error)
 {
     float x[1] = {1.0f}, value = 0.0f;
     size_t index = 0;
-    expect_failure(sl_reduce_argmax_f32(x, 0, &index, &value, NULL, NULL), SL_ERR_INVALID_ARGUMENT,
+    sl_test_expect_failure(sl_reduce_argmax_f32(x, 0, &index, &value, NULL, NULL), SL_ERR_INVALID_ARGUMENT,
                    "an empty array has no argmax");
 }
 
@@ -397,17 +389,17 @@ Test(reduce, null_pointers_are_rejected_by_name)
 {
     float x[4] = {0}, out = 0.0f;
     size_t index = 0;
-    expect_failure(sl_reduce_sum_f32(NULL, 4, &out, NULL, NULL), SL_ERR_INVALID_ARGUMENT, "x is NULL");
-    expect_failure(sl_reduce_sum_f32(x, 4, NULL, NULL, NULL), SL_ERR_INVALID_ARGUMENT, "sum is NULL");
-    expect_failure(sl_reduce_max_f32(x, 4, NULL, NULL, NULL), SL_ERR_INVALID_ARGUMENT, "max is NULL");
-    expect_failure(sl_reduce_argmax_f32(x, 4, NULL, &out, NULL, NULL), SL_ERR_INVALID_ARGUMENT, "index is NULL");
-    expect_failure(sl_reduce_argmax_f32(x, 4, &index, NULL, NULL, NULL), SL_ERR_INVALID_ARGUMENT, "value is NULL");
+    sl_test_expect_failure(sl_reduce_sum_f32(NULL, 4, &out, NULL, NULL), SL_ERR_INVALID_ARGUMENT, "x is NULL");
+    sl_test_expect_failure(sl_reduce_sum_f32(x, 4, NULL, NULL, NULL), SL_ERR_INVALID_ARGUMENT, "sum is NULL");
+    sl_test_expect_failure(sl_reduce_max_f32(x, 4, NULL, NULL, NULL), SL_ERR_INVALID_ARGUMENT, "max is NULL");
+    sl_test_expect_failure(sl_reduce_argmax_f32(x, 4, NULL, &out, NULL, NULL), SL_ERR_INVALID_ARGUMENT, "index is NULL");
+    sl_test_expect_failure(sl_reduce_argmax_f32(x, 4, &index, NULL, NULL, NULL), SL_ERR_INVALID_ARGUMENT, "value is NULL");
 }
 
 Test(reduce, byte_count_overflow_is_rejected)
 {
     float x[4] = {0}, out = 0.0f;
-    expect_failure(sl_reduce_sum_f32(x, SIZE_MAX / 2, &out, NULL, NULL), SL_ERR_OVERFLOW, "n");
+    sl_test_expect_failure(sl_reduce_sum_f32(x, SIZE_MAX / 2, &out, NULL, NULL), SL_ERR_OVERFLOW, "n");
 }
 
 Test(reduce, bad_block_sizes_are_rejected)
@@ -416,7 +408,7 @@ Test(reduce, bad_block_sizes_are_rejected)
     int blocks[4] = {1025, -32, 100, 32}; /* too big, negative, not a power of two, too small */
     for (int k = 0; k < 4; k++) {
         sl_opts opts = {3, blocks[k]};
-        expect_failure(sl_reduce_sum_f32(x, 4, &out, &opts, NULL), SL_ERR_INVALID_ARGUMENT, "opts->block");
+        sl_test_expect_failure(sl_reduce_sum_f32(x, 4, &out, &opts, NULL), SL_ERR_INVALID_ARGUMENT, "opts->block");
     }
 }
 
@@ -424,8 +416,8 @@ Test(reduce, bad_versions_are_rejected)
 {
     float x[4] = {0}, out = 0.0f;
     sl_opts v10 = {10, 256}, vneg = {-1, 256};
-    expect_failure(sl_reduce_sum_f32(x, 4, &out, &v10, NULL), SL_ERR_INVALID_ARGUMENT, "opts->version");
-    expect_failure(sl_reduce_sum_f32(x, 4, &out, &vneg, NULL), SL_ERR_INVALID_ARGUMENT, "opts->version");
+    sl_test_expect_failure(sl_reduce_sum_f32(x, 4, &out, &v10, NULL), SL_ERR_INVALID_ARGUMENT, "opts->version");
+    sl_test_expect_failure(sl_reduce_sum_f32(x, 4, &out, &vneg, NULL), SL_ERR_INVALID_ARGUMENT, "opts->version");
 }
 
 Test(reduce, vendor_references_say_when_unsupported)
@@ -439,7 +431,7 @@ Test(reduce, vendor_references_say_when_unsupported)
     cr_assert_eq(sl_copy_to_device(d_x, ones, sizeof ones), SL_OK, "%s", sl_last_error());
     sl_status st = sl_vendor_reduce_sum_f32_device(d_x, 1000, &sum, &ms);
     if (sl_backend_is_emulator()) {
-        expect_failure(st, SL_ERR_UNSUPPORTED, "CUB");
+        sl_test_expect_failure(st, SL_ERR_UNSUPPORTED, "CUB");
     } else {
         cr_assert_eq(st, SL_OK, "%s", sl_last_error());
         cr_assert_eq(sum, 1000.0f);
@@ -462,4 +454,59 @@ Test(reduce, cpu_references_match_the_double_loop)
     cr_assert(fabs(sl_reduce_sum_cpu_pairwise(x, n) - ref) <= 1e-5 * ref);
     cr_assert(fabs(sl_reduce_sum_cpu_pairwise_omp(x, n) - ref) <= 1e-5 * ref);
     free(x);
+}
+
+/* ---- hardening: what the device entry points and references are given ------ */
+
+Test(reduce, cpu_references_give_nan_and_a_message_for_bad_arguments)
+{
+    float x[2] = {1.0f, 2.0f};
+    cr_assert(isnan(sl_reduce_sum_cpu_f64(NULL, 4)));
+    cr_assert(strstr(sl_last_error(), "x is NULL"), "%s", sl_last_error());
+    cr_assert(isnan(sl_reduce_sum_cpu_f64_omp(x, SIZE_MAX)));
+    cr_assert(strstr(sl_last_error(), "long long"), "%s", sl_last_error());
+    cr_assert(isnan(sl_reduce_sum_cpu_pairwise(NULL, 3)));
+    cr_assert(isnan(sl_reduce_sum_cpu_pairwise_omp(x, SIZE_MAX)));
+    cr_assert_eq(sl_reduce_sum_cpu_pairwise_omp(NULL, 0), 0.0f);
+}
+
+Test(reduce, host_arrays_given_to_the_device_entry_points_are_named)
+{
+    sl_test_require_device();
+    float host[64] = {0}, sum = 0.0f;
+    double ms = 0.0;
+    sl_opts opts = {3, 256};
+    sl_test_expect_failure(sl_reduce_sum_f32_device(host, 64, &sum, &opts, &ms), SL_ERR_INVALID_ARGUMENT,
+                           "x = ");
+    sl_test_expect_failure(sl_reduce_max_f32_device(host, 64, &sum, &opts, &ms), SL_ERR_INVALID_ARGUMENT,
+                           "host memory");
+    sl_test_expect_failure(sl_vendor_sasum_device(host, 64, &sum, &ms), SL_ERR_INVALID_ARGUMENT, "x = ");
+    float *d = NULL;
+    cr_assert_eq(sl_alloc_device(&d, sizeof host), SL_OK, "%s", sl_last_error());
+    sl_test_expect_failure(sl_vendor_sasum_device(d, SIZE_MAX / 2, &sum, &ms), SL_ERR_OVERFLOW, "n");
+    for (int v = 1; v <= sl_reduce_version_count(); v++)
+        for (int off = 1; off <= 2; off++) {
+            sl_opts o = {v, 128};
+            const float *odd = (const float *)((const char *)d + off);
+            sl_test_expect_failure(sl_reduce_sum_f32_device(odd, 10, &sum, &o, &ms), SL_ERR_INVALID_ARGUMENT,
+                                   "not aligned");
+        }
+    cr_assert_eq(sl_free_device(d), SL_OK);
+}
+
+Test(reduce, an_out_of_bounds_kernel_is_reported_not_the_cleanup_after_it)
+{
+    sl_test_require_device();
+    if (!sl_backend_is_emulator())
+        cr_skip_test("emulator only: a GPU need not fault on this read past the buffer (compute-sanitizer would)");
+    float *d = NULL, sum = 0.0f;
+    double ms = 0.0;
+    cr_assert_eq(sl_alloc_device(&d, 1000 * sizeof(float)), SL_OK, "%s", sl_last_error());
+    sl_opts opts = {3, 256};
+    /* n is 100x what was allocated: the kernel reads past the buffer. */
+    sl_status st = sl_reduce_sum_f32_device(d, 100000, &sum, &opts, &ms);
+    cr_assert_eq(st, SL_ERR_CUDA, "%s: %s", sl_status_name(st), sl_last_error());
+    cr_assert(strstr(sl_last_error(), "cudaFree") == NULL, "the cleanup's error won: %s", sl_last_error());
+    cr_assert(strstr(sl_last_error(), "cudaErrorIllegalAddress") || strstr(sl_last_error(), "cudaErrorLaunchFailure"),
+              "the message does not name the kernel's fault: %s", sl_last_error());
 }

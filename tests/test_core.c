@@ -10,6 +10,7 @@
 #include <limits.h>
 #include <string.h>
 
+#include "../host/sl_internal.h" /* sl_fail, sl_free_device_all: the core's own internals */
 #include "sl_test.h"
 
 Test(core, every_status_has_a_name)
@@ -207,4 +208,69 @@ Test(validate, poison_is_nan)
     float p[5];
     sl_poison_f32(p, 5);
     for (int i = 0; i < 5; i++) cr_assert(isnan(p[i]));
+}
+
+/* ---- hardening: every core function checks what it is given ---------------- */
+
+Test(core, the_leak_report_goes_to_stderr_when_no_stream_is_given)
+{
+    sl_test_require_device();
+    void *d = NULL;
+    cr_assert_eq(sl_alloc_device(&d, 64), SL_OK, "%s", sl_last_error());
+    cr_assert_eq(sl_alloc_report_leaks(NULL), 1);
+    cr_assert_eq(sl_free_device(d), SL_OK);
+}
+
+Test(core, compare_with_a_null_array_fails_and_says_so)
+{
+    double ref[2] = {1.0, 2.0};
+    float got[2] = {1.0f, 2.0f};
+    sl_check c = sl_compare_f32(NULL, ref, 2, 1e30);
+    cr_assert(!c.passed);
+    cr_assert_eq(c.nonfinite, 2);
+    cr_assert(strstr(sl_last_error(), "got is NULL"), "%s", sl_last_error());
+    c = sl_compare_f32(got, NULL, 2, 1e30);
+    cr_assert(!c.passed);
+    cr_assert(strstr(sl_last_error(), "ref is NULL"), "%s", sl_last_error());
+    cr_assert(sl_compare_f32(NULL, NULL, 0, 0.0).passed, "nothing to compare passes");
+}
+
+Test(core, poison_and_fill_check_their_arguments)
+{
+    float p[4];
+    sl_test_expect_failure(sl_poison_f32(NULL, 4), SL_ERR_INVALID_ARGUMENT, "p is NULL");
+    sl_test_expect_failure(sl_poison_f32(p, SIZE_MAX / 4 + 1), SL_ERR_OVERFLOW, "sl_poison_f32: n");
+    cr_assert_eq(sl_poison_f32(NULL, 0), SL_OK);
+    sl_test_expect_failure(sl_fill_uniform_f32(NULL, 4, 1, 0.0f, 1.0f), SL_ERR_INVALID_ARGUMENT, "p is NULL");
+    sl_test_expect_failure(sl_fill_uniform_f32(p, 4, 1, 1.0f, 1.0f), SL_ERR_INVALID_ARGUMENT, "[lo, hi)");
+    sl_test_expect_failure(sl_fill_uniform_f32(p, 4, 1, 0.0f, INFINITY), SL_ERR_INVALID_ARGUMENT, "[lo, hi)");
+    cr_assert_eq(sl_fill_uniform_f32(p, 4, 1, 0.0f, 1.0f), SL_OK);
+}
+
+Test(core, a_seed_that_is_not_a_number_is_an_error_not_zero)
+{
+    uint64_t seed = 7;
+    setenv("SIMTLAB_SEED", "banana", 1);
+    sl_test_expect_failure(sl_seed_from_env(&seed), SL_ERR_INVALID_ARGUMENT, "\"banana\"");
+    setenv("SIMTLAB_SEED", "-3", 1);
+    sl_test_expect_failure(sl_seed_from_env(&seed), SL_ERR_INVALID_ARGUMENT, "SIMTLAB_SEED");
+    setenv("SIMTLAB_SEED", "0x10", 1);
+    cr_assert_eq(sl_seed_from_env(&seed), SL_OK, "%s", sl_last_error());
+    cr_assert_eq(seed, 16);
+    unsetenv("SIMTLAB_SEED");
+}
+
+Test(core, cleanup_after_a_failure_keeps_the_first_message)
+{
+    /* A failure, then a cleanup whose free fails too: the first message and
+     * status stand. */
+    int not_allocated = 0;
+    sl_status first = sl_fail(SL_ERR_CUDA, "the launch failed first");
+    sl_status st = sl_free_device_all(first, &not_allocated, NULL, NULL);
+    cr_assert_eq(st, SL_ERR_CUDA);
+    cr_assert_str_eq(sl_last_error(), "the launch failed first");
+    /* Without an earlier failure the free's own error is reported. */
+    st = sl_free_device_all(SL_OK, &not_allocated, NULL, NULL);
+    cr_assert_eq(st, SL_ERR_INVALID_ARGUMENT);
+    cr_assert(strstr(sl_last_error(), "not a live device allocation"), "%s", sl_last_error());
 }

@@ -16,9 +16,11 @@ sl_status sl_vector_add(const float *a, const float *b, float *c, size_t n, cons
                         sl_report *report);
 int sl_vector_add_version_count(void);
 const char *sl_vector_add_version_name(int version);
-/* CPU baselines: a plain loop and the same loop across all cores (OpenMP). */
-void sl_vector_add_cpu(const float *a, const float *b, float *c, size_t n);
-void sl_vector_add_cpu_omp(const float *a, const float *b, float *c, size_t n);
+/* CPU baselines: a plain loop and the same loop across all cores (OpenMP).
+ * SL_ERR_INVALID_ARGUMENT naming a NULL array (n > 0); the OpenMP loop
+ * counts in long long: SL_ERR_OVERFLOW for n > LLONG_MAX. */
+sl_status sl_vector_add_cpu(const float *a, const float *b, float *c, size_t n);
+sl_status sl_vector_add_cpu_omp(const float *a, const float *b, float *c, size_t n);
 
 
 /* One launch of vector add version opts->version on device buffers;

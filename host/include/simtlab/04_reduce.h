@@ -59,7 +59,10 @@ sl_status sl_vendor_sasum_device(const float *x, size_t n, float *sum, double *k
 
 /* CPU references: a loop with a double accumulator (error ~ n * 2^-53
  * relative to sum |x|) and a pairwise (recursive halving) float sum (error
- * ~ log2(n) * 2^-24), each on one core and on all cores (OpenMP). */
+ * ~ log2(n) * 2^-24), each on one core and on all cores (OpenMP). They
+ * return the sum itself, so they cannot return a status: a NULL x with
+ * n > 0, or (the OpenMP loops) n > LLONG_MAX, gives NaN, which no check
+ * passes, and a message in sl_last_error(). */
 double sl_reduce_sum_cpu_f64(const float *x, size_t n);
 double sl_reduce_sum_cpu_f64_omp(const float *x, size_t n);
 float sl_reduce_sum_cpu_pairwise(const float *x, size_t n);

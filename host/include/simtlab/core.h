@@ -110,7 +110,7 @@ sl_status sl_free_pinned(void *ptr);
 /* Number of tracked allocations still live. */
 size_t sl_alloc_live_count(void);
 /* Prints one line per live allocation ("device 4096 bytes from host/x.c:42")
- * and returns how many there were. */
+ * to `out` (stderr when NULL) and returns how many there were. */
 size_t sl_alloc_report_leaks(FILE *out);
 
 /* ---- timing ------------------------------------------------------------- */
@@ -138,16 +138,21 @@ typedef struct sl_check {
 } sl_check;
 
 /* Compares float results against a double-precision reference. NaN or Inf in
- * `got` never passes (unless the reference has the same non-finite value). */
+ * `got` never passes (unless the reference has the same non-finite value).
+ * It returns the comparison, not a status: a NULL `got` or `ref` with n > 0
+ * gives passed = 0, nonfinite = n, and a message in sl_last_error(). */
 sl_check sl_compare_f32(const float *got, const double *ref, size_t n, double rel_tol);
 /* Fills with a quiet-NaN pattern so an output the kernel forgot to write
- * cannot pass. */
-void sl_poison_f32(float *p, size_t n);
+ * cannot pass. SL_ERR_INVALID_ARGUMENT for a NULL p (n > 0), SL_ERR_OVERFLOW
+ * when n floats do not fit in size_t bytes. */
+sl_status sl_poison_f32(float *p, size_t n);
 /* Uniform floats in [lo, hi) from a splitmix64/xorshift stream: the same seed
  * gives the same numbers on every machine. */
-void sl_fill_uniform_f32(float *p, size_t n, uint64_t seed, float lo, float hi);
-/* SIMTLAB_SEED from the environment if set, else a seed from the clock. */
-uint64_t sl_seed_from_env(void);
+sl_status sl_fill_uniform_f32(float *p, size_t n, uint64_t seed, float lo, float hi);
+/* *seed = SIMTLAB_SEED from the environment if set (decimal or 0x hex), else
+ * a seed from the clock. SL_ERR_INVALID_ARGUMENT when SIMTLAB_SEED is set
+ * but is not a whole number (the message quotes it). */
+sl_status sl_seed_from_env(uint64_t *seed);
 
 /* The next number of a splitmix64 stream (Steele, Lea and Flood, 2014): the
  * generator behind sl_fill_uniform_f32, for tests and programs that need

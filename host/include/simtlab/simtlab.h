@@ -16,6 +16,7 @@
 #include "simtlab/core.h"
 #include "simtlab/00_doctor.h"
 #include "simtlab/01_vector_add.h"
+#include "simtlab/02_gpu_pays.h"
 #include "simtlab/04_reduce.h"
 #include "simtlab/05_transpose.h"
 #include "simtlab/05_sgemm.h"

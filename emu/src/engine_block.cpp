@@ -129,8 +129,16 @@ void *detail::next_context_slow(worker_hot *hot)
             return fresh_runner(w);
         if (b.live == 0)
             return w->sched_ctx;
+        if (b.ncoalescing) { /* cooperative groups: coalesced_threads() */
+            resolve_coalescing(w);
+            continue;
+        }
         if (b.nwaiting_warp || b.nwaiting_barrier != b.live) {
             fail_deadlock(w);
+            return w->sched_ctx;
+        }
+        if (b.grid_sync_waiters) { /* cooperative groups: grid.sync() */
+            park_at_grid_barrier(w);
             return w->sched_ctx;
         }
         if (!release_barrier(w))
@@ -372,7 +380,7 @@ namespace engine {
 
 /* ---- running a block ------------------------------------------------------ */
 
-static void begin_block(worker *w, std::uint64_t linear)
+void begin_block(worker *w, std::uint64_t linear)
 {
     grid_job &g = *w->grid;
     block_state &b = *w->blk;
@@ -387,6 +395,11 @@ static void begin_block(worker *w, std::uint64_t linear)
     b.nwaiting_warp = 0;
     b.ready_head = b.ready_count = 0;
     b.barrier_first_odd = no_odd_waiter;
+    b.grid_sync_waiters = 0;
+    if (b.ncoalescing) { /* a failed block left lanes in coalesced_threads() */
+        b.ncoalescing = 0;
+        std::memset(b.coalescing, 0, sizeof b.coalescing);
+    }
     b.epoch++;
     b.slots_used = false;
     std::memset(b.exited, 0, b.n);
@@ -408,14 +421,19 @@ static void begin_block(worker *w, std::uint64_t linear)
     w->abandon_stack = nullptr;
 }
 
+void enter_block(worker *w)
+{
+    w->in_block = true;
+    save_origin(fctx::jump_fcontext(next_context(w), &w->sched_ctx));
+    w->in_block = false;
+}
+
 void run_block(worker *w, std::uint64_t linear)
 {
     begin_block(w, linear);
     if (profile::launch_observed) /* SIMT counters or a checker (profile.cpp) */
         profile::block_begin(w, linear);
-    w->in_block = true;
-    save_origin(fctx::jump_fcontext(next_context(w), &w->sched_ctx));
-    w->in_block = false;
+    enter_block(w);
     if (profile::launch_observed)
         profile::block_end(w);
     if (w->failed)
@@ -447,6 +465,9 @@ void abandon_block(worker *w)
             for (unsigned lane = 0; lane < warp_size; lane++)
                 if (ws.groups[g].arrived >> lane & 1u)
                     release(warp * warp_size + lane);
+        for (unsigned lane = 0; lane < warp_size; lane++)
+            if (b.coalescing[warp] >> lane & 1u)
+                release(warp * warp_size + lane);
     }
     if (w->abandon_stack)
         stack_put(w->stacks, w->abandon_stack);

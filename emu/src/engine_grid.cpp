@@ -91,7 +91,7 @@ static std::unordered_map<const void *, kernel_info> &kernels()
 
 static void work_on_grid(worker *w, grid_job *g);
 
-static worker *make_worker(unsigned index, std::size_t stack_bytes, std::size_t shared_capacity)
+worker *make_worker(unsigned index, std::size_t stack_bytes, std::size_t shared_capacity)
 {
     auto *w = new (std::nothrow) worker();
     if (!w)
@@ -224,6 +224,10 @@ static void work_on_grid(worker *w, grid_job *g)
     w->in_block = false;
     block_dim = g->block;
     grid_dim = g->grid;
+    if (g->coop) { /* every block resident at once: engine_cooperative.cpp */
+        cooperative_work(w, g);
+        return;
+    }
     /* Set once per launch, not per block: sigsetjmp saving the signal mask
      * is a system call. */
     if (sigsetjmp(w->fault_jmp, 1)) {
@@ -321,15 +325,10 @@ static void remember_static_shared(worker_pool *p, const void *kernel_addr)
     kernels()[kernel_addr].static_shared = most;
 }
 
-} /* namespace engine */
-
-using namespace engine;
-
-cudaError_t run_grid(const launch_site &site, dim3 grid, dim3 block, size_t dynamic_shared_bytes,
-                     cudaStream_t stream, void (*body)(void *closure), void *closure,
-                     const void *kernel_addr)
+cudaError_t launch_grid(const launch_site &site, dim3 grid, dim3 block, size_t dynamic_shared_bytes,
+                        void (*body)(void *closure), void *closure, const void *kernel_addr,
+                        bool cooperative)
 {
-    (void)stream; /* launches are synchronous: every stream is in order */
     char text[512];
     if (in_kernel()) {
         std::snprintf(text, sizeof text, "launch of %s at %s:%d from inside a kernel: the emulator "
@@ -372,12 +371,20 @@ cudaError_t run_grid(const launch_site &site, dim3 grid, dim3 block, size_t dyna
     job->seed = env_number("SIMTLAB_EMU_SEED", 0, 0, ~0ULL, &job->seeded);
     job->one_d_in_order = !job->seeded && block.y == 1 && block.z == 1;
     job->synccheck = env_number("SIMTLAB_EMU_SYNCCHECK", 1, 0, 1, nullptr) != 0;
+    if (cooperative) {
+        if (cudaError_t err = cooperative_begin(job, p->nworkers, p->workers[0]->stacks.stack_bytes, kernel_addr)) {
+            delete job;
+            return record_error(err);
+        }
+    }
 
     profile::launch_begin(*job);
     device_memory_open();
     run_on_pool(p, job);
     const cudaError_t closed = device_memory_close();
     remember_static_shared(p, kernel_addr);
+    if (job->coop)
+        cooperative_end(job);
 
     cudaError_t result = cudaSuccess;
     if (job->failure_claimed.load()) {
@@ -389,6 +396,18 @@ cudaError_t run_grid(const launch_site &site, dim3 grid, dim3 block, size_t dyna
     profile::launch_end(*job, result);
     delete job;
     return record_error(result);
+}
+
+} /* namespace engine */
+
+using namespace engine;
+
+cudaError_t run_grid(const launch_site &site, dim3 grid, dim3 block, size_t dynamic_shared_bytes,
+                     cudaStream_t stream, void (*body)(void *closure), void *closure,
+                     const void *kernel_addr)
+{
+    (void)stream; /* launches are synchronous: every stream is in order */
+    return launch_grid(site, grid, block, dynamic_shared_bytes, body, closure, kernel_addr, false);
 }
 
 void engine_synchronize()

@@ -86,8 +86,9 @@ struct thread_slots {
 };
 
 /* Lanes of one warp waiting at one warp operation. Groups of a warp have
- * disjoint masks (Volta-style independent thread scheduling lets disjoint
- * subsets of a warp shuffle among themselves at the same time). */
+ * different masks, which may overlap (Volta-style independent thread
+ * scheduling lets subsets of a warp meet at the same time; a lane waits in
+ * one group at a time). */
 struct warp_group {
     unsigned mask;
     unsigned arrived;
@@ -130,6 +131,11 @@ struct block_state : detail::block_hot {
     shared_site sites[max_shared_sites];
     unsigned nsites;
     std::size_t shared_used;
+    /* Cooperative groups (engine_cooperative.cpp): the barrier's waiters
+     * that called grid.sync(); lanes waiting in coalesced_threads(), per warp. */
+    unsigned grid_sync_waiters;
+    unsigned ncoalescing;
+    unsigned coalescing[max_warps];
 };
 /* Points the hot part's arrays at their storage (once, after a
  * value-initialising new, which zeroes the rest). */
@@ -220,6 +226,7 @@ struct grid_job {
     bool seeded;
     bool synccheck;      /* SIMTLAB_EMU_SYNCCHECK (default 1): a barrier some threads exited before fails */
     bool one_d_in_order; /* a 1D block, unseeded: the runners' fast loop */
+    struct coop_grid *coop = nullptr; /* a cooperative launch (engine_cooperative.cpp) */
     std::uint64_t seed;
     /* Written by every worker as it takes a block: on a line of its own,
      * away from what the runner loop reads. */
@@ -233,6 +240,12 @@ struct grid_job {
 /* ---- engine_block.cpp ----------------------------------------------------- */
 /* Runs one block to its end or its failure on the calling worker. */
 void run_block(worker *w, std::uint64_t block_linear);
+/* run_block's two halves, for cooperative launches: begin_block readies the
+ * block; enter_block runs it until it ends, fails or waits at grid.sync()
+ * (engine_cooperative.cpp resumes it there with enter_block again); the
+ * caller abandons a failed block. */
+void begin_block(worker *w, std::uint64_t block_linear);
+void enter_block(worker *w);
 /* Releases what a failed block leaves behind (parked fibers' stacks). */
 void abandon_block(worker *w);
 /* The scheduler's picks (the fast ones inline in engine.hpp): */
@@ -280,6 +293,28 @@ void format_ranges(char *out, std::size_t cap, const unsigned *ids, unsigned cou
 void check_exit_against_warps(worker *w, unsigned tid);
 /* Describes every waiting thread, for the deadlock diagnostic. */
 void describe_waiters(worker *w, char *out, std::size_t cap);
+
+/* ---- engine_cooperative.cpp ---------------------------------------------- */
+/* Called when nothing of the block can run and lanes wait in
+ * coalesced_threads(): forms their groups and makes them runnable. */
+void resolve_coalescing(worker *w);
+/* Every live thread waits at a barrier whose waiters called grid.sync():
+ * checks the round and leaves the block waiting for the rest of the grid. */
+void park_at_grid_barrier(worker *w);
+/* A worker's part of a cooperative launch (instead of block_loop). */
+void cooperative_work(worker *w, grid_job *g);
+/* engine_grid.cpp: a new worker (each resident block of a cooperative
+ * launch has one), and a launch, cooperative or not. */
+worker *make_worker(unsigned index, std::size_t stack_bytes, std::size_t shared_capacity);
+/* Before and after a cooperative launch runs (engine_cooperative.cpp):
+ * checks that the grid fits the device at once (else
+ * cudaErrorCooperativeLaunchTooLarge, with a diagnostic) and readies a
+ * worker per block; then gives them back. */
+cudaError_t cooperative_begin(grid_job *job, unsigned nworkers, std::size_t stack_bytes, const void *kernel_addr);
+void cooperative_end(grid_job *job);
+cudaError_t launch_grid(const launch_site &site, dim3 grid, dim3 block, std::size_t dynamic_shared_bytes,
+                        void (*body)(void *closure), void *closure, const void *kernel_addr,
+                        bool cooperative);
 
 /* ---- engine_shared.cpp ---------------------------------------------------- */
 bool shared_arena_init(worker *w, std::size_t capacity);

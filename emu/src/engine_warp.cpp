@@ -86,14 +86,23 @@ static void check_arrival(worker *w, unsigned mask, const char *op, here where)
 }
 
 /* The group of the caller's warp that this arrival joins (a new one if no
- * waiting group shares a lane with `mask`). Fails on overlapping masks or a
- * different operation. */
+ * waiting group has the same mask). Fails on another mask that shares lanes
+ * at the same call, or on a different operation. */
 static warp_group &join_group(worker *w, warp_state &ws, unsigned mask, const char *op, here where)
 {
     const unsigned lane = w->cur_tid % warp_size;
     for (unsigned i = 0; i < ws.ngroups; i++) {
         warp_group &g = ws.groups[i];
         if (!(g.mask & mask))
+            continue;
+        /* Another mask that shares lanes, at another call, is another group:
+         * with independent thread scheduling lanes of a warp may wait at
+         * different masks (cooperative groups' partitions do: a sub-group
+         * reduces while the rest of the warp waits at the tile's sync); the
+         * shared lanes finish one and then reach the other. Masks that can
+         * never both complete end as a deadlock, which names every group. */
+        const bool same_call = g.where.line == where.line && g.where.file == where.file;
+        if (g.mask != mask && !same_call)
             continue;
         char lanes[160];
         format_lanes(lanes, sizeof lanes, g.arrived);

@@ -80,5 +80,6 @@ static const int warpSize = 32;
 #include <simtlab_emu/device_atomic.hpp>
 #include <simtlab_emu/device_math.hpp>
 #include <simtlab_emu/ptx_sreg.hpp>
+#include <simtlab_emu/cooperative.hpp> /* cudaLaunchCooperativeKernel */
 
 #endif

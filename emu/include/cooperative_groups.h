@@ -1,0 +1,459 @@
+/* simtlab CPU emulator — <cooperative_groups.h>: thread groups as the CUDA
+ * Programming Guide, "Cooperative Groups", describes them.
+ *
+ *   this_thread_block()      the block: thread_rank, size/num_threads, sync,
+ *                            group_index, thread_index, dim_threads
+ *   tiled_partition<N>(g)    thread_block_tile<N>, N a power of two up to 32:
+ *                            sync, shfl, shfl_up/down/xor, ballot, any, all,
+ *                            match_any/match_all, meta_group_rank/size
+ *   tiled_partition(g, n)    the same as a thread_group (type-erased)
+ *   coalesced_threads()      the lanes of the warp that reach this call
+ *                            together (see below), with the tile's operations
+ *                            in rank order; labeled_partition, binary_partition
+ *   this_grid()              grid_group: thread_rank, size, is_valid, and
+ *                            sync() in a kernel launched with
+ *                            cudaLaunchCooperativeKernel
+ *   cg::sync(g)              g.sync()
+ * and, in their own headers as in the toolkit, cg::reduce
+ * (<cooperative_groups/reduce.h>), inclusive_scan/exclusive_scan
+ * (<cooperative_groups/scan.h>), memcpy_async/wait
+ * (<cooperative_groups/memcpy_async.h>).
+ *
+ * Tiles and coalesced groups are the warp operations of device_warp.hpp
+ * with the group's lanes as the mask: a lane of the group that exited, or
+ * that waits at another operation, fails the launch as a __shfl_sync would.
+ * A tile of more than 32 threads has its rank and size; its sync() works
+ * when the tile is the whole block and is otherwise not emulated (it would
+ * need a barrier for part of a block).
+ *
+ * coalesced_threads(): the emulator runs a warp's lanes one after another,
+ * so "the lanes active here" is decided by waiting: the call returns when
+ * no thread of the block can move on without the caller, with the lanes of
+ * the warp that wait at the same coalesced_threads() call (file and line).
+ * On a GPU with independent thread scheduling (sm_70 on) any set that holds
+ * the caller is allowed; this is the one where every lane that gets there
+ * is in it.
+ */
+#ifndef _COOPERATIVE_GROUPS_H_
+#define _COOPERATIVE_GROUPS_H_
+
+#include <cuda_runtime.h>
+#include <simtlab_emu/cooperative.hpp>
+#include <simtlab_emu/device_warp.hpp>
+
+#include <type_traits>
+
+namespace cooperative_groups {
+
+namespace details {
+
+using ::simtlab_emu::here;
+
+/* The caller's linear index in its block, and the block's size. */
+inline unsigned block_rank()
+{
+    const uint3 t = ::simtlab_emu::thread_idx, d = ::simtlab_emu::block_dim;
+    return t.x + d.x * (t.y + d.y * t.z);
+}
+inline unsigned block_size()
+{
+    const uint3 d = ::simtlab_emu::block_dim;
+    return d.x * d.y * d.z;
+}
+inline unsigned lane() { return block_rank() % 32u; }
+/* The lanes of the caller's warp that exist (a block whose size is not a
+ * multiple of 32 has a partial last warp). */
+inline unsigned warp_lanes()
+{
+    const unsigned first = block_rank() / 32u * 32u, count = block_size() - first;
+    return count >= 32u ? ~0u : (1u << count) - 1u;
+}
+inline unsigned rank_in(unsigned mask, unsigned lane) { return __builtin_popcount(mask & ((1u << lane) - 1u)); }
+/* The lane holding rank `rank` of mask, or 32 when there is none. */
+inline unsigned lane_of_rank(unsigned mask, unsigned rank)
+{
+    for (unsigned lane = 0; lane < 32u; lane++)
+        if ((mask >> lane & 1u) && rank-- == 0)
+            return lane;
+    return 32u;
+}
+/* Bits of `bits` (lanes of mask) moved to rank order. */
+inline unsigned to_ranks(unsigned bits, unsigned mask)
+{
+    unsigned out = 0, rank = 0;
+    for (unsigned lane = 0; lane < 32u; lane++)
+        if (mask >> lane & 1u)
+            out |= (bits >> lane & 1u) << rank++;
+    return out;
+}
+/* The lanes of an aligned tile of `size` (a power of two up to 32) that hold the caller. */
+inline unsigned tile_mask(unsigned size)
+{
+    const unsigned lanes = size >= 32u ? ~0u : ((1u << size) - 1u) << (lane() & ~(size - 1u));
+    return lanes & warp_lanes();
+}
+
+inline void warp_sync(unsigned mask, const char *op, here where)
+{
+    int token = 0;
+    ::simtlab_emu::warp_collective(mask, &token, &::simtlab_emu::warp::no_exchange, nullptr, op, where);
+}
+
+template <class T>
+inline T shuffle(unsigned mask, T var, unsigned src, const char *op, here where)
+{
+    if (src >= 32u)
+        ::simtlab_emu::coop::not_emulated("a shuffle from a rank outside the group", where);
+    return ::simtlab_emu::warp::shuffle_from(mask, var, src, op, where);
+}
+
+enum group_kind : unsigned { grid_kind, block_kind, tile_kind, coalesced_kind };
+
+} /* namespace details */
+
+/* ---- thread_group: any group, its kind known at run time ------------------ */
+class thread_group {
+public:
+    unsigned long long size() const
+    {
+        switch (kind_) {
+        case details::grid_kind: {
+            const uint3 g = ::simtlab_emu::grid_dim;
+            return 1ull * g.x * g.y * g.z * details::block_size();
+        }
+        case details::block_kind: return details::block_size();
+        case details::tile_kind: return size_;
+        default: return static_cast<unsigned>(__builtin_popcount(mask_));
+        }
+    }
+    unsigned long long num_threads() const { return size(); }
+    unsigned long long thread_rank() const
+    {
+        switch (kind_) {
+        case details::grid_kind: {
+            const uint3 b = ::simtlab_emu::block_idx, g = ::simtlab_emu::grid_dim;
+            return (b.x + 1ull * g.x * (b.y + 1ull * g.y * b.z)) * details::block_size() + details::block_rank();
+        }
+        case details::block_kind: return details::block_rank();
+        case details::tile_kind: return details::block_rank() % size_;
+        default: return details::rank_in(mask_, details::lane());
+        }
+    }
+    void sync(details::here where = SIMTLAB_EMU_CALLER) const
+    {
+        switch (kind_) {
+        case details::grid_kind: ::simtlab_emu::coop::grid_sync(where); return;
+        case details::block_kind: ::simtlab_emu::sync_block(::simtlab_emu::sync_plain, 0, where); return;
+        case details::tile_kind:
+            if (size_ > 32u) {
+                if (size_ < details::block_size())
+                    ::simtlab_emu::coop::not_emulated("sync() of a tile of more than 32 threads", where);
+                ::simtlab_emu::sync_block(::simtlab_emu::sync_plain, 0, where);
+                return;
+            }
+            details::warp_sync(mask_, "thread_block_tile::sync", where);
+            return;
+        default: details::warp_sync(mask_, "coalesced_group::sync", where); return;
+        }
+    }
+    unsigned get_type() const { return kind_; }
+    /* The emulator's own: the group's lanes of the caller's warp (tiles of up
+     * to 32 threads and coalesced groups; the warp's lanes otherwise). */
+    unsigned simtlab_emu_lanes() const
+    {
+        return kind_ == details::coalesced_kind || (kind_ == details::tile_kind && size_ <= 32u)
+                   ? mask_
+                   : details::warp_lanes();
+    }
+
+protected:
+    thread_group(unsigned kind, unsigned mask, unsigned size, unsigned meta_rank, unsigned meta_size)
+        : kind_(kind), mask_(mask), size_(size), meta_rank_(meta_rank), meta_size_(meta_size)
+    {
+    }
+    unsigned kind_;
+    unsigned mask_;      /* tiles and coalesced groups: their lanes of the caller's warp */
+    unsigned size_;      /* tiles: the tile size */
+    unsigned meta_rank_; /* which tile of the parent, and how many there are */
+    unsigned meta_size_;
+
+    friend thread_group tiled_partition(const thread_group &parent, unsigned tile_size);
+    friend class coalesced_group;
+};
+
+/* ---- the block ------------------------------------------------------------- */
+class thread_block : public thread_group {
+public:
+    thread_block() : thread_group(details::block_kind, 0, 0, 0, 1) {}
+    static void sync(details::here where = SIMTLAB_EMU_CALLER)
+    {
+        ::simtlab_emu::sync_block(::simtlab_emu::sync_plain, 0, where);
+    }
+    static unsigned thread_rank() { return details::block_rank(); }
+    static unsigned size() { return details::block_size(); }
+    static unsigned num_threads() { return details::block_size(); }
+    static dim3 group_index() { return dim3(::simtlab_emu::block_idx); }
+    static dim3 thread_index() { return dim3(::simtlab_emu::thread_idx); }
+    static dim3 dim_threads() { return dim3(::simtlab_emu::block_dim); }
+    static dim3 group_dim() { return dim3(::simtlab_emu::block_dim); }
+};
+
+inline thread_block this_thread_block() { return thread_block(); }
+
+/* ---- the grid ---------------------------------------------------------------- */
+class grid_group : public thread_group {
+public:
+    grid_group() : thread_group(details::grid_kind, 0, 0, 0, 1) {}
+    /* False in a kernel launched with <<<>>>, where sync() fails the launch. */
+    static bool is_valid() { return ::simtlab_emu::coop::grid_is_cooperative(); }
+    static void sync(details::here where = SIMTLAB_EMU_CALLER) { ::simtlab_emu::coop::grid_sync(where); }
+    static unsigned long long block_rank()
+    {
+        const uint3 b = ::simtlab_emu::block_idx, g = ::simtlab_emu::grid_dim;
+        return b.x + 1ull * g.x * (b.y + 1ull * g.y * b.z);
+    }
+    static unsigned long long num_blocks()
+    {
+        const uint3 g = ::simtlab_emu::grid_dim;
+        return 1ull * g.x * g.y * g.z;
+    }
+    static unsigned long long thread_rank() { return block_rank() * details::block_size() + details::block_rank(); }
+    static unsigned long long size() { return num_blocks() * details::block_size(); }
+    static unsigned long long num_threads() { return size(); }
+    static dim3 block_index() { return dim3(::simtlab_emu::block_idx); }
+    static dim3 dim_blocks() { return dim3(::simtlab_emu::grid_dim); }
+    static dim3 group_dim() { return dim3(::simtlab_emu::grid_dim); }
+};
+
+inline grid_group this_grid() { return grid_group(); }
+
+/* ---- operations over a set of lanes of one warp ------------------------------ *
+ * Shared by tiles (whose lanes are aligned, rank = lane % size) and
+ * coalesced groups (any lanes, rank = position among them). */
+namespace details {
+template <class Group>
+struct warp_ops {
+    template <class T>
+    T shfl(T var, unsigned src_rank, here where = SIMTLAB_EMU_CALLER) const
+    {
+        const Group &g = self();
+        return shuffle(g.simtlab_emu_lanes(), var, g.lane_of(src_rank % g.count()), "shfl", where);
+    }
+    template <class T>
+    T shfl_down(T var, unsigned delta, here where = SIMTLAB_EMU_CALLER) const
+    {
+        const Group &g = self();
+        const unsigned rank = g.rank(), n = g.count();
+        return shuffle(g.simtlab_emu_lanes(), var, rank + delta < n ? g.lane_of(rank + delta) : lane(), "shfl_down", where);
+    }
+    template <class T>
+    T shfl_up(T var, unsigned delta, here where = SIMTLAB_EMU_CALLER) const
+    {
+        const Group &g = self();
+        const unsigned rank = g.rank();
+        return shuffle(g.simtlab_emu_lanes(), var, rank >= delta ? g.lane_of(rank - delta) : lane(), "shfl_up", where);
+    }
+    template <class T>
+    T shfl_xor(T var, unsigned lane_mask, here where = SIMTLAB_EMU_CALLER) const
+    {
+        const Group &g = self();
+        const unsigned src = g.rank() ^ lane_mask;
+        return shuffle(g.simtlab_emu_lanes(), var, src < g.count() ? g.lane_of(src) : lane(), "shfl_xor", where);
+    }
+    /* Bit r is the predicate of the thread of rank r. */
+    unsigned ballot(int predicate, here where = SIMTLAB_EMU_CALLER) const
+    {
+        const Group &g = self();
+        return to_ranks(::simtlab_emu::warp::ballot(g.simtlab_emu_lanes(), predicate, "ballot", where), g.simtlab_emu_lanes());
+    }
+    int any(int predicate, here where = SIMTLAB_EMU_CALLER) const
+    {
+        return ::simtlab_emu::warp::ballot(self().simtlab_emu_lanes(), predicate, "any", where) != 0;
+    }
+    int all(int predicate, here where = SIMTLAB_EMU_CALLER) const
+    {
+        const unsigned mask = self().simtlab_emu_lanes();
+        return ::simtlab_emu::warp::ballot(mask, predicate, "all", where) == mask;
+    }
+    template <class T>
+    unsigned match_any(T value, here where = SIMTLAB_EMU_CALLER) const
+    {
+        const unsigned mask = self().simtlab_emu_lanes();
+        return to_ranks(::simtlab_emu::warp::match(mask, value, "match_any", where), mask);
+    }
+    template <class T>
+    unsigned match_all(T value, int &pred, here where = SIMTLAB_EMU_CALLER) const
+    {
+        const unsigned mask = self().simtlab_emu_lanes();
+        const bool all = ::simtlab_emu::warp::match(mask, value, "match_all", where) == mask;
+        pred = all ? 1 : 0;
+        return all ? to_ranks(mask, mask) : 0u;
+    }
+
+private:
+    const Group &self() const { return static_cast<const Group &>(*this); }
+};
+} /* namespace details */
+
+/* ---- tiles ------------------------------------------------------------------- */
+template <unsigned Size, class ParentT = void>
+class thread_block_tile;
+
+template <unsigned Size>
+class thread_block_tile<Size, void> : public thread_group,
+                                      public details::warp_ops<thread_block_tile<Size, void>> {
+    static_assert(Size >= 1 && Size <= 32 && (Size & (Size - 1)) == 0,
+                  "the emulator's thread_block_tile<N> takes N a power of two from 1 to 32");
+
+public:
+    static constexpr unsigned num_threads() { return Size; }
+    static constexpr unsigned size() { return Size; }
+    unsigned thread_rank() const { return details::lane() & (Size - 1u); }
+    unsigned meta_group_rank() const { return meta_rank_; }
+    unsigned meta_group_size() const { return meta_size_; }
+    void sync(details::here where = SIMTLAB_EMU_CALLER) const
+    {
+        details::warp_sync(mask_, "thread_block_tile::sync", where);
+    }
+
+protected:
+    /* A tile of `parent_rank`'s parent, which has `parent_size` threads. */
+    thread_block_tile(unsigned parent_rank, unsigned parent_size)
+        : thread_group(details::tile_kind, details::tile_mask(Size), Size, parent_rank / Size,
+                       (parent_size + Size - 1) / Size)
+    {
+    }
+
+private:
+    friend struct details::warp_ops<thread_block_tile<Size, void>>;
+    unsigned rank() const { return thread_rank(); }
+    unsigned count() const { return Size; }
+    unsigned lane_of(unsigned rank) const { return (details::lane() & ~(Size - 1u)) | rank; }
+};
+
+template <unsigned Size, class ParentT>
+class thread_block_tile : public thread_block_tile<Size, void> {
+public:
+    explicit thread_block_tile(const ParentT &parent)
+        : thread_block_tile<Size, void>(static_cast<unsigned>(parent.thread_rank()),
+                                        static_cast<unsigned>(parent.size()))
+    {
+    }
+};
+
+template <unsigned Size, class ParentT>
+inline thread_block_tile<Size, ParentT> tiled_partition(const ParentT &parent)
+{
+    static_assert(std::is_same_v<ParentT, thread_block> || std::is_base_of_v<thread_block_tile<32, void>, ParentT> ||
+                      std::is_base_of_v<thread_block_tile<16, void>, ParentT> ||
+                      std::is_base_of_v<thread_block_tile<8, void>, ParentT> ||
+                      std::is_base_of_v<thread_block_tile<4, void>, ParentT> ||
+                      std::is_base_of_v<thread_block_tile<2, void>, ParentT> ||
+                      std::is_base_of_v<thread_block_tile<1, void>, ParentT>,
+                  "tiled_partition<N> partitions a thread_block or a thread_block_tile");
+    return thread_block_tile<Size, ParentT>(parent);
+}
+
+/* ---- coalesced groups --------------------------------------------------------- */
+class coalesced_group : public thread_group, public details::warp_ops<coalesced_group> {
+public:
+    unsigned thread_rank() const { return details::rank_in(mask_, details::lane()); }
+    unsigned size() const { return static_cast<unsigned>(__builtin_popcount(mask_)); }
+    unsigned num_threads() const { return size(); }
+    unsigned meta_group_rank() const { return meta_rank_; }
+    unsigned meta_group_size() const { return meta_size_; }
+    void sync(details::here where = SIMTLAB_EMU_CALLER) const
+    {
+        details::warp_sync(mask_, "coalesced_group::sync", where);
+    }
+
+    /* The group of the lanes of `mask` (which holds the caller). */
+    explicit coalesced_group(unsigned mask, unsigned meta_rank = 0, unsigned meta_size = 1)
+        : thread_group(details::coalesced_kind, mask, 0, meta_rank, meta_size)
+    {
+    }
+
+private:
+    friend struct details::warp_ops<coalesced_group>;
+    friend coalesced_group tiled_partition(const coalesced_group &parent, unsigned tile_size);
+    unsigned rank() const { return thread_rank(); }
+    unsigned count() const { return size(); }
+    unsigned lane_of(unsigned rank) const { return details::lane_of_rank(mask_, rank); }
+};
+
+inline coalesced_group coalesced_threads(details::here where = SIMTLAB_EMU_CALLER)
+{
+    return coalesced_group(::simtlab_emu::coop::coalesced_mask(where));
+}
+
+/* Ranks [k * n, k * n + n) of the parent, for the k that holds the caller. */
+inline coalesced_group tiled_partition(const coalesced_group &parent, unsigned tile_size)
+{
+    const unsigned rank = parent.thread_rank(), first = rank / tile_size * tile_size;
+    unsigned mask = 0;
+    for (unsigned r = first; r < first + tile_size && r < parent.size(); r++)
+        mask |= 1u << details::lane_of_rank(parent.simtlab_emu_lanes(), r);
+    return coalesced_group(mask, rank / tile_size, (parent.size() + tile_size - 1) / tile_size);
+}
+
+/* ---- partitions by value ------------------------------------------------------ */
+/* The lanes of `parent` (a tile or a coalesced group) whose label equals the caller's. */
+template <class Group>
+inline coalesced_group labeled_partition(const Group &parent, int label, details::here where = SIMTLAB_EMU_CALLER)
+{
+    const unsigned mask = parent.simtlab_emu_lanes();
+    return coalesced_group(::simtlab_emu::warp::match(mask, label, "labeled_partition", where));
+}
+
+/* The lanes of `parent` whose predicate is as true (or as false) as the caller's. */
+template <class Group>
+inline coalesced_group binary_partition(const Group &parent, bool pred, details::here where = SIMTLAB_EMU_CALLER)
+{
+    const unsigned mask = parent.simtlab_emu_lanes();
+    const unsigned yes = ::simtlab_emu::warp::ballot(mask, pred, "binary_partition", where);
+    return coalesced_group(pred ? yes : mask & ~yes);
+}
+
+/* ---- tiles as thread_group ------------------------------------------------------ */
+/* A tile of `tile_size` threads (a power of two) of a block or of a tile; a
+ * coalesced group's tiles are coalesced groups of consecutive ranks. */
+inline thread_group tiled_partition(const thread_group &parent, unsigned tile_size)
+{
+    if (parent.get_type() == details::coalesced_kind)
+        return tiled_partition(static_cast<const coalesced_group &>(parent), tile_size);
+    const unsigned rank = static_cast<unsigned>(parent.thread_rank());
+    const unsigned size = static_cast<unsigned>(parent.size());
+    const unsigned mask = tile_size <= 32u ? details::tile_mask(tile_size) : 0u;
+    return thread_group(details::tile_kind, mask, tile_size, rank / tile_size, (size + tile_size - 1) / tile_size);
+}
+
+inline thread_group tiled_partition(const thread_block &parent, unsigned tile_size)
+{
+    return tiled_partition(static_cast<const thread_group &>(parent), tile_size);
+}
+
+/* ---- free functions ------------------------------------------------------------- */
+template <class Group>
+inline void sync(const Group &group, details::here where = SIMTLAB_EMU_CALLER)
+{
+    group.sync(where);
+}
+template <class Group>
+inline unsigned long long thread_rank(const Group &group)
+{
+    return group.thread_rank();
+}
+template <class Group>
+inline unsigned long long group_size(const Group &group)
+{
+    return group.size();
+}
+template <class Group>
+inline unsigned long long num_threads(const Group &group)
+{
+    return group.num_threads();
+}
+
+} /* namespace cooperative_groups */
+
+#endif

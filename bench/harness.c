@@ -265,15 +265,15 @@ void bench_progress(const bench_env *env, int done, int total, double done_work,
 {
     double elapsed = (sl_host_ms() - env->start_ms) / 1000.0;
     double left = bench_seconds_left(elapsed, done_work, total_work);
-    printf("  [%d of %d sizes done, %.0f s so far", done, total, elapsed);
+    printf("  [%d of %d done, %.0f s so far", done, total, elapsed);
     if (done < total && left >= 0) printf(", about %.0f s left", left);
     printf("]\n");
     fflush(stdout);
 }
 
 /* A size's share of the run's time: its n, plus a fixed cost per size (the
- * launches, the runs' minimum length) that dominates below 2^16. */
-static double size_work(int log2_n) { return (double)((size_t)1 << log2_n) + 65536.0; }
+ * launches, the runs' minimum length) that dominates below 2^19. */
+static double size_work(int log2_n) { return (double)((size_t)1 << log2_n) + 524288.0; }
 
 int bench_sizes(bench_env *env, void *chapter)
 {

@@ -216,23 +216,25 @@ static int crossover(const bench_env *env, const host_data *h, int op, int col)
     return from;
 }
 
+/* One line an operation: from which n each GPU column beats the faster CPU
+ * column (at that size and every larger one measured), marked on its chart. */
 static void report_crossovers(bench_env *env, const host_data *h)
 {
-    const char *where = env->emulated ? " (EMULATED: the emulator's crossover, not a GPU's)" : "";
     for (int op = 0; op < 2; op++) {
-        char chart[32], label[96];
+        char chart[32], label[3][64];
+        int from[3];
         snprintf(chart, sizeof chart, "time-%s", op_prefix[op]);
+        printf("crossover%s, %s (up to n = 2^%d):", env->emulated ? " (EMULATED, not a GPU's)" : "", op_prefix[op],
+               env->log2_max);
         for (int col = KERNEL; col <= PINNED; col++) {
-            int p = crossover(env, h, op, col);
-            if (p < 0) {
-                printf("crossover: %s_%s never beats the CPU up to 2^%d%s\n", op_prefix[op], col_suffix[col],
-                       env->log2_max, where);
-                continue;
-            }
-            snprintf(label, sizeof label, "%s wins from 2^%d", col_suffix[col], p);
-            printf("crossover: %s_%s beats the CPU from n = 2^%d on%s\n", op_prefix[op], col_suffix[col], p, where);
-            bench_mark(env, chart, (double)((size_t)1 << p), label);
+            int p = from[col - KERNEL] = crossover(env, h, op, col);
+            if (p < 0) printf(" %s never;", col_suffix[col]);
+            else printf(" %s from 2^%d;", col_suffix[col], p);
+            snprintf(label[col - KERNEL], sizeof label[0], "%s wins from 2^%d", col_suffix[col], p);
         }
+        printf("\n");
+        for (int k = 0; k < 3; k++)
+            if (from[k] >= 0) bench_mark(env, chart, (double)((size_t)1 << from[k]), label[k]);
     }
 }
 

@@ -21,6 +21,10 @@
 #define PAYS_MAX_TERMS 4096
 #define PAYS_MAX_STREAMS 16
 #define PAYS_MAX_CHUNKS 1024
+/* Below this many elements the OpenMP loops run on one thread: waking the
+ * pool costs microseconds (milliseconds on a loaded machine), more than the
+ * whole loop, and no program would split such a loop across cores. */
+#define PAYS_OMP_MIN 65536
 
 const char *sl_pays_op_name(sl_pays_op op)
 {
@@ -106,10 +110,10 @@ sl_status sl_pays_cpu_omp(sl_pays_op op, float alpha, const float *x, const floa
     if (st != SL_OK) return st;
     long long count = (long long)n; /* bytes fit in size_t, so n <= LLONG_MAX / 4 */
     if (op == SL_PAYS_SAXPY) {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (count >= PAYS_OMP_MIN)
         for (long long i = 0; i < count; i++) out[i] = fmaf(alpha, x[i], y[i]);
     } else {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (count >= PAYS_OMP_MIN)
         for (long long i = 0; i < count; i++) out[i] = x[i] + y[i];
     }
     return SL_OK;
@@ -362,7 +366,7 @@ sl_status sl_poly_cpu_omp(const float *x, float *y, size_t n, int terms)
     sl_status st = check_poly("sl_poly_cpu_omp", x, y, n, terms, &bytes);
     if (st != SL_OK) return st;
     long long count = (long long)n;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (count >= PAYS_OMP_MIN / 16)
     for (long long i = 0; i < count; i++) y[i] = poly_at(x[i], terms);
     return SL_OK;
 }

@@ -114,8 +114,10 @@ legend_of() { # csv column emulated
   fi
   [ -n "$text" ] && text="$2: $text" || text=$2
   if [ "$3" = 1 ] && is_device_column "$1" "$2"; then text="$text (emulated)"; fi
-  printf '%s' "$text" | tr '|' '/'
+  printf '%s' "$text" | tr '|' '/' | safe
 }
+# Text that goes inside gnuplot's single quotes.
+safe() { sed "s/'/’/g"; }
 is_device_column() { # csv column
   local c
   case "$2" in *_emu) return 0 ;; esac
@@ -152,7 +154,9 @@ draw() { # csv id title xlabel ylabel y logy series...
   if [ $emulated = 1 ]; then where="EMULATED on the CPU ($machine): device columns are not GPU times"
   elif grep -q '^# device: none' "$csv"; then where="CPU only, GPU columns skipped ($machine)"
   else where="GPU: $device ($machine)"; fi
-  full="$title — $where"
+  full=$(printf '%s — %s' "$title" "$where" | safe)
+  xlabel=$(printf '%s' "$xlabel" | safe)
+  ylabel=$(printf '%s' "$ylabel" | safe)
   [ -n "$id" ] && base="$base-$id"
   for term in png svg; do
     if gnuplot -e "csv='$csv'; out='$out/$base.$term'; term='$term'; title='$full'; xlabel='$xlabel'; ylabel='$ylabel'; y='$y'; logy=$logy; series='$cols'; labels='$labels'; marks='$marks'" \
@@ -191,10 +195,11 @@ for step in "${steps[@]}"; do
   csv="$out/$csvname.csv"
   [ -f "$csv" ] || { printf '%-24s no CSV (the run failed)\n' "$csvname"; continue; }
   case $kind in gpu) where="GPU" ;; cpu-only) where="CPU only" ;; *) where="EMULATED" ;; esac
-  # at the largest n of the chapter's own rows: the fastest columns by rate
-  awk -F, -v name="$csvname" -v where="$where" '
-    /^# device columns: / { sub(/^# device columns: /, ""); ndev = split($0, dev, " ") }
-    /^[0-9]+,/ { if ($1 + 0 > maxn) maxn = $1 + 0; n[NR] = $1 + 0; col[NR] = $2; rate[NR] = $6; unit[NR] = $7 }
+  # at the largest n of the first chart's columns (all, without charts): the fastest by rate
+  first=$(grep -m1 '^# chart: ' "$csv" | awk -F';' '{print $NF}')
+  awk -F, -v name="$csvname" -v where="$where" -v first="${first:-*}" '
+    BEGIN { k = split(first, pat, " "); for (i = 1; i <= k; i++) { gsub(/\./, "\\.", pat[i]); gsub(/\*/, ".*", pat[i]); re = re (i > 1 ? "|" : "") "^(" pat[i] ")$" } }
+    /^[0-9]+,/ && $2 ~ re { if ($1 + 0 > maxn) maxn = $1 + 0; n[NR] = $1 + 0; col[NR] = $2; rate[NR] = $6; unit[NR] = $7 }
     END {
       if (!maxn) { printf "%-24s %-9s no rows\n", name, where; exit }
       line = ""; k = 0
@@ -204,6 +209,7 @@ for step in "${steps[@]}"; do
       for (a = 1; a <= k && a <= 5; a++) line = line sprintf("%s %.3g%s  ", c[a], v[a], (a == 1 ? " " u[a] : ""))
       printf "%-24s %-9s n=2^%d: %s\n", name, where, log(maxn) / log(2) + 0.5, line
     }' "$csv"
+  grep -E '^(crossover|targets)' "$out/$csvname.log" 2>/dev/null | head -n 4 | sed 's/^/    /' | cut -c1-150
 done
 while IFS= read -r line; do skipped+=("$line"); done < <(
   for step in "${steps[@]}"; do

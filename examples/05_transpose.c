@@ -47,7 +47,7 @@ int main(int argc, char **argv)
     printf("  1. cudaMalloc      in, out                                       %9.3f ms\n", r.phase_ms[SL_PHASE_ALLOC]);
     printf("  2. copy in         in, %7.1f MiB host -> device                 %9.3f ms\n", r.bytes_h2d / 1048576.0,
            r.phase_ms[SL_PHASE_H2D]);
-    printf("  3. kernel          reads and writes every element once          %9.3f ms\n", r.phase_ms[SL_PHASE_KERNEL]);
+    printf("  3. kernel          reads and writes every element once           %9.3f ms\n", r.phase_ms[SL_PHASE_KERNEL]);
     printf("  4. copy back       out, %7.1f MiB device -> host                %9.3f ms\n", r.bytes_d2h / 1048576.0,
            r.phase_ms[SL_PHASE_D2H]);
     printf("  5. cudaFree        2 buffers                                     %9.3f ms\n", r.phase_ms[SL_PHASE_FREE]);

@@ -4,6 +4,7 @@
 #ifndef SIMTLAB_05_MATRIX_H
 #define SIMTLAB_05_MATRIX_H
 
+#include "sl_backend.h"
 #include "sl_internal.h"
 
 /* Bytes a rows x cols matrix spans with `ld` floats from one row to the next
@@ -25,6 +26,18 @@ sl_status sl_matrix_upload(const sl_matrix_copy *m, const void *host, size_t *mo
  * such an output is uploaded first. A tight output (ld == cols, or one row)
  * is not. Returns SL_OK and moves nothing then. */
 sl_status sl_matrix_upload_if_gapped(const sl_matrix_copy *m, const void *host, size_t *moved);
+
+/* A launch's four modelled ratios, per warp request: global load and store
+ * sectors, shared load and store bank conflicts. */
+typedef struct sl_counter_ratios {
+    double ld_sectors, st_sectors, shld_conflicts, shst_conflicts;
+} sl_counter_ratios;
+
+/* Runs launch(ctx) (one checked launch) with the backend's SIMT counters
+ * on and fills *out with its ratios (and *raw, when not NULL, with the
+ * counts). A failed launch's message is kept over the counters'. */
+sl_status sl_count_launch(sl_status (*launch)(void *ctx), void *ctx, sl_counter_ratios *out,
+                          sl_backend_counters *raw);
 
 /* One C = alpha * A * B + beta * C call's matrices, as every SGEMM entry
  * point (device, vendor, CPU) receives them. */

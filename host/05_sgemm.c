@@ -9,6 +9,7 @@
  * chapters 01 and 04, from a few hundred on a side the kernel, not the
  * copies, is what takes the time, and that is why the ladder is worth it. */
 #include <limits.h>
+#include <string.h>
 
 #include "../kernels/05_sgemm.h"
 #include "05_matrix.h"
@@ -224,6 +225,52 @@ sl_status sl_sgemm_v7_autotune(size_t m, size_t n, size_t k, int *best, double *
         if (s == 0 || stats.median_ms < best_ms) best_ms = stats.median_ms, *best = s;
     }
     v7_shape = *best;
+cleanup:
+    return sl_free_device_all(st, d_a, d_b, d_c);
+}
+
+/* ---- the emulator's model of each version ------------------------------------------ */
+
+typedef struct model_run {
+    const sgemm_call *call;
+    sl_sgemm_args args;
+} model_run;
+
+static sl_status model_launch(void *ctx)
+{
+    model_run *r = ctx;
+    double ms = 0.0;
+    return launch_timed(r->call, &r->args, &ms);
+}
+
+sl_status sl_sgemm_modelled(int version, size_t m, size_t n, size_t k, sl_sgemm_model *model)
+{
+    if (!model) return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_sgemm_modelled: model is NULL");
+    memset(model, 0, sizeof *model);
+    float *d_a = NULL, *d_b = NULL, *d_c = NULL;
+    const float *any = (const float *)model; /* check_args wants non-NULL pointers */
+    sgemm_call call = {{"sl_sgemm_modelled", m, n, k, any, k, any, n, (float *)model, n, 0, 0, 0}, 1.0f, 0.0f, 0, 0,
+                       0};
+    sl_opts opts = {version, 0};
+    sl_status st = check_args(&call, &opts);
+    if (st != SL_OK) return st;
+    model->tile_flops_per_byte = sl_sgemm_tile_flops_per_byte(call.version, call.shape);
+    if (m == 0 || n == 0 || k == 0) return SL_OK;
+    if ((st = sl_backend_counters_available()) != SL_OK) return st;
+    if ((st = sl_alloc_device(&d_a, call.g.a_bytes)) != SL_OK) goto cleanup;
+    if ((st = sl_alloc_device(&d_b, call.g.b_bytes)) != SL_OK) goto cleanup;
+    if ((st = sl_alloc_device(&d_c, call.g.c_bytes)) != SL_OK) goto cleanup;
+    if ((st = sl_fill_bytes_device(d_a, 0, call.g.a_bytes)) != SL_OK) goto cleanup;
+    if ((st = sl_fill_bytes_device(d_b, 0, call.g.b_bytes)) != SL_OK) goto cleanup;
+    model_run run = {&call, kernel_args(&call, d_a, d_b, d_c)};
+    sl_counter_ratios r;
+    sl_backend_counters raw;
+    if ((st = sl_count_launch(model_launch, &run, &r, &raw)) != SL_OK) goto cleanup;
+    model->load_sectors_per_request = r.ld_sectors;
+    model->store_sectors_per_request = r.st_sectors;
+    model->shared_load_conflicts_per_request = r.shld_conflicts;
+    model->shared_store_conflicts_per_request = r.shst_conflicts;
+    model->simt_efficiency = raw.simt_efficiency;
 cleanup:
     return sl_free_device_all(st, d_a, d_b, d_c);
 }

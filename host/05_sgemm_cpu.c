@@ -7,7 +7,7 @@
  *             as the GPU ladder rearranges it for shared memory and
  *             registers: C's rows shared among cores (OpenMP), a KC x NC
  *             panel of B copied once into NR-wide strips (it stays in L2),
- *             and a 4 x 16 patch of C held in registers over a whole strip
+ *             and a 6 x 16 patch of C held in registers over a whole strip
  *             (the CPU's v5)
  *   openblas  cblas_sgemm: hand-written assembly kernels for this CPU; the
  *             honest CPU best */
@@ -54,50 +54,78 @@ sl_status sl_sgemm_cpu_naive(size_t m, size_t n, size_t k, float alpha, const fl
 }
 
 /* ---- the blocked loop ------------------------------------------------------------- */
-#define MR 4    /* rows of C in registers */
-#define NR 16   /* columns of C in registers: MR x NR = 64 floats, 8 AVX registers */
+#define MR 6    /* rows of C in registers */
+#define NR 16   /* columns of C in registers: 6 x 16 floats, 12 AVX registers */
 #define KC 256  /* depth of a panel: a KC x NR strip of B is 16 KiB, within L1 */
 #define NC 1024 /* width of a panel: KC x NC of B is 1 MiB, within L2 */
 
-/* C[MR x NR] += alpha * A[rows x kc] * strip[kc x NR], the strip packed
- * (row p at strip + p * NR). `rows` and `cols` (<= MR, NR) say how much of
- * the patch lies inside C. The patch's sums stay in registers for all kc
- * steps: per step 4 A values and 16 B values feed 64 multiply-adds.
- * Compiled twice, for AVX2 with FMA and for the baseline x86-64 (SSE2),
- * and picked once at run time: what OpenBLAS does for its own kernels. */
-#define MICRO_KERNEL_BODY                                                                                 \
-    float acc[MR][NR];                                                                                    \
-    for (int r = 0; r < MR; r++)                                                                          \
-        for (int j = 0; j < NR; j++) acc[r][j] = 0.0f;                                                    \
-    const float *arow[MR];                                                                                \
-    for (int r = 0; r < MR; r++) arow[r] = a + (size_t)(r < rows ? r : 0) * lda;                          \
-    for (size_t p = 0; p < kc; p++) {                                                                     \
-        const float *bp = strip + p * NR;                                                                 \
-        for (int r = 0; r < MR; r++) {                                                                    \
-            float av = arow[r][p];                                                                        \
-            for (int j = 0; j < NR; j++) acc[r][j] += av * bp[j];                                         \
-        }                                                                                                 \
-    }                                                                                                     \
-    for (int r = 0; r < rows; r++)                                                                        \
-        for (int j = 0; j < cols; j++) c[(size_t)r * ldc + j] += alpha * acc[r][j];
-
+/* C[rows x cols] += alpha * A[rows x kc] * strip[kc x NR], the strip packed
+ * (row p at strip + p * NR); rows <= MR and cols <= NR say how much of the
+ * patch lies inside C. The patch's sums stay in registers for all kc
+ * steps: per step 6 A values and 16 B values feed 96 multiply-adds, the
+ * CPU's version of v5's register blocking. */
 typedef void (*micro_kernel_fn)(const float *a, size_t lda, const float *strip, size_t kc, float alpha, float *c,
                                 size_t ldc, int rows, int cols);
 
-#if defined(__x86_64__) && defined(__GNUC__)
-__attribute__((target("avx2,fma"))) static void micro_kernel_avx2(const float *a, size_t lda, const float *strip,
-                                                                  size_t kc, float alpha, float *c, size_t ldc,
-                                                                  int rows, int cols)
+/* Adds alpha * acc to the part of the patch inside C. */
+static void add_patch(float acc[MR][NR], float alpha, float *c, size_t ldc, int rows, int cols)
 {
-    MICRO_KERNEL_BODY
+    for (int r = 0; r < rows; r++)
+        for (int j = 0; j < cols; j++) c[(size_t)r * ldc + j] += alpha * acc[r][j];
 }
-#endif
+
+/* The rows of A the patch reads; past the end of C, row 0 again (its
+ * results are dropped), so the loop needs no test. */
+static void patch_rows(const float *a, size_t lda, int rows, const float *arow[MR])
+{
+    for (int r = 0; r < MR; r++) arow[r] = a + (size_t)(r < rows ? r : 0) * lda;
+}
 
 static void micro_kernel_plain(const float *a, size_t lda, const float *strip, size_t kc, float alpha, float *c,
                                size_t ldc, int rows, int cols)
 {
-    MICRO_KERNEL_BODY
+    float acc[MR][NR] = {{0.0f}};
+    const float *arow[MR];
+    patch_rows(a, lda, rows, arow);
+    for (size_t p = 0; p < kc; p++)
+        for (int r = 0; r < MR; r++)
+            for (int j = 0; j < NR; j++) acc[r][j] += arow[r][p] * strip[p * NR + j];
+    add_patch(acc, alpha, c, ldc, rows, cols);
 }
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+/* The same with AVX2 and FMA, written with intrinsics so that the 12
+ * accumulators are certainly registers and each step is a fused
+ * multiply-add: what OpenBLAS's kernels are, in assembly. Picked at run
+ * time where the CPU has them (pick_micro_kernel). */
+__attribute__((target("avx2,fma"))) static void micro_kernel_avx2(const float *a, size_t lda, const float *strip,
+                                                                  size_t kc, float alpha, float *c, size_t ldc,
+                                                                  int rows, int cols)
+{
+    const float *arow[MR];
+    patch_rows(a, lda, rows, arow);
+    __m256 acc[MR][2];
+#pragma GCC unroll 6
+    for (int r = 0; r < MR; r++) acc[r][0] = acc[r][1] = _mm256_setzero_ps();
+    for (size_t p = 0; p < kc; p++) {
+        __m256 b0 = _mm256_loadu_ps(strip + p * NR), b1 = _mm256_loadu_ps(strip + p * NR + 8);
+#pragma GCC unroll 6 /* unrolled, acc[r] is 12 named registers; rolled, an array in memory */
+        for (int r = 0; r < MR; r++) {
+            __m256 av = _mm256_broadcast_ss(arow[r] + p);
+            acc[r][0] = _mm256_fmadd_ps(av, b0, acc[r][0]);
+            acc[r][1] = _mm256_fmadd_ps(av, b1, acc[r][1]);
+        }
+    }
+    float out[MR][NR];
+#pragma GCC unroll 6
+    for (int r = 0; r < MR; r++) {
+        _mm256_storeu_ps(out[r], acc[r][0]);
+        _mm256_storeu_ps(out[r] + 8, acc[r][1]);
+    }
+    add_patch(out, alpha, c, ldc, rows, cols);
+}
+#endif
 
 static micro_kernel_fn pick_micro_kernel(void)
 {

@@ -7,6 +7,8 @@
  *
  * The device copies keep the caller's leading dimensions, so the kernel
  * sees exactly the layout the caller has. */
+#include <string.h>
+
 #include "../kernels/05_transpose.h"
 #include "05_matrix.h"
 
@@ -130,6 +132,47 @@ sl_status sl_transpose_device(const float *in, size_t rows, size_t cols, size_t 
     if ((st = sl_check_device_buffer(c.fn, "out", out, sizeof *out)) != SL_OK) return st;
     if ((st = sl_check_block_on_device(c.block)) != SL_OK) return st;
     return launch_timed(&c, in, out, kernel_ms);
+}
+
+/* ---- the emulator's model of each version ------------------------------------------ */
+
+typedef struct model_run {
+    const transpose_call *c;
+    const float *in;
+    float *out;
+} model_run;
+
+static sl_status model_launch(void *ctx)
+{
+    model_run *r = ctx;
+    double ms = 0.0;
+    return launch_timed(r->c, r->in, r->out, &ms);
+}
+
+sl_status sl_transpose_modelled(int version, size_t rows, size_t cols, sl_transpose_model *model)
+{
+    if (!model) return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_transpose_modelled: model is NULL");
+    memset(model, 0, sizeof *model);
+    transpose_call c = {"sl_transpose_modelled", rows, cols, cols, rows, 0, 0, 0, 0};
+    sl_opts opts = {version, 0};
+    float *d_in = NULL, *d_out = NULL;
+    sl_status st = check_args(&c, (const float *)model, (float *)model, &opts); /* any non-NULL pointer */
+    if (st != SL_OK || rows == 0 || cols == 0) return st;
+    if ((st = sl_backend_counters_available()) != SL_OK) return st;
+    if ((st = sl_alloc_device(&d_in, c.in_bytes)) != SL_OK) goto cleanup;
+    if ((st = sl_alloc_device(&d_out, c.out_bytes)) != SL_OK) goto cleanup;
+    if ((st = sl_fill_bytes_device(d_in, 0, c.in_bytes)) != SL_OK) goto cleanup;
+    model_run run = {&c, d_in, d_out};
+    sl_counter_ratios r;
+    sl_backend_counters raw;
+    if ((st = sl_count_launch(model_launch, &run, &r, &raw)) != SL_OK) goto cleanup;
+    model->load_sectors_per_request = r.ld_sectors;
+    model->store_sectors_per_request = r.st_sectors;
+    model->shared_load_conflicts_per_request = r.shld_conflicts;
+    model->shared_store_conflicts_per_request = r.shst_conflicts;
+    model->shared_bank_conflicts = raw.shld_bank_conflicts + raw.shst_bank_conflicts;
+cleanup:
+    return sl_free_device_all(st, d_in, d_out, NULL);
 }
 
 /* ---- CPU baseline ----------------------------------------------------------------

@@ -3,6 +3,11 @@
 #include "sl_backend.h"
 #include "sl_internal.h"
 
+#ifdef SIMTLAB_EMU
+#include <simtlab_emu/profile.h>
+#include <string.h>
+#endif
+
 const char *sl_backend_name(void) { return sl_backend_is_emulator() ? "emulator" : "cuda"; }
 
 int sl_backend_is_emulator(void)
@@ -20,5 +25,47 @@ const char *sl_backend_diagnostic(void)
     return simtlab_emu_last_diagnostic();
 #else
     return "";
+#endif
+}
+
+sl_status sl_backend_counters_available(void)
+{
+#ifdef SIMTLAB_EMU
+    if (!simtlab_emu_profile_available())
+        return sl_fail(SL_ERR_UNSUPPORTED, "the emulator's SIMT counters: this program's kernels were compiled "
+                       "without their instrumentation (configure with -DSIMTLAB_EMU_PROFILE=ON)");
+    return SL_OK;
+#else
+    return sl_fail(SL_ERR_UNSUPPORTED, "modelled counters come from the CPU emulator (the _emu build); on a GPU, "
+                   "Nsight Compute measures the real ones");
+#endif
+}
+
+sl_status sl_backend_counters_begin(void)
+{
+    sl_status st = sl_backend_counters_available();
+#ifdef SIMTLAB_EMU
+    if (st == SL_OK) simtlab_emu_profile_begin();
+#endif
+    return st;
+}
+
+sl_status sl_backend_counters_end(sl_backend_counters *out)
+{
+#ifdef SIMTLAB_EMU
+    simtlab_emu_profile_end();
+    simtlab_emu_profile_figures f;
+    memset(out, 0, sizeof *out);
+    if (simtlab_emu_profile_last(&f) != 0)
+        return sl_fail(SL_ERR_UNSUPPORTED, "the emulator's SIMT counters: %s", simtlab_emu_profile_why());
+    out->gld_requests = f.gld_requests, out->gld_sectors = f.gld_sectors;
+    out->gst_requests = f.gst_requests, out->gst_sectors = f.gst_sectors;
+    out->shld_requests = f.shld_requests, out->shld_bank_conflicts = f.shld_bank_conflicts;
+    out->shst_requests = f.shst_requests, out->shst_bank_conflicts = f.shst_bank_conflicts;
+    out->simt_efficiency = f.simt_efficiency;
+    return f.complete ? SL_OK : sl_fail(SL_ERR_CUDA, "the profiled launch failed: its counters are incomplete");
+#else
+    (void)out;
+    return sl_fail(SL_ERR_UNSUPPORTED, "modelled counters come from the CPU emulator (the _emu build)");
 #endif
 }

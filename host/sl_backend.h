@@ -11,13 +11,17 @@
  *     allocation, which barrier), added to the error line;
  *   - CUB and other device libraries that ship only with the CUDA toolkit:
  *     SL_BACKEND_HAS_CUB is 0 in emulator builds, where the kernels/NN_*_vendor.cu files
- *     is not built and the chapter answers SL_ERR_UNSUPPORTED.
+ *     is not built and the chapter answers SL_ERR_UNSUPPORTED;
+ *   - the emulator's modelled SIMT counters (sectors per request, bank
+ *     conflicts), which the CUDA build does not have.
  * The kernels' side of the seam is kernels/common (PTX the emulator
  * implements in C++); the emulator's side is described in emu/README.md. */
 #ifndef SIMTLAB_SL_BACKEND_H
 #define SIMTLAB_SL_BACKEND_H
 
 #include <cuda_runtime_api.h>
+
+#include "simtlab/core.h"
 
 #ifdef SIMTLAB_EMU
 #define SL_BACKEND_HAS_CUB 0
@@ -28,5 +32,26 @@
 /* The emulator's explanation of the last failed launch or call on this
  * thread; "" in the CUDA build, where the driver gives none. */
 const char *sl_backend_diagnostic(void);
+
+/* The SIMT counters the emulator models from a launch's real paths and
+ * addresses (emu/include/simtlab_emu/profile.h; each named after the Nsight
+ * Compute metric it models): always "modelled", never measured. */
+typedef struct sl_backend_counters {
+    unsigned long long gld_requests, gld_sectors;   /* global loads: warp requests, 32-byte sectors */
+    unsigned long long gst_requests, gst_sectors;   /* global stores */
+    unsigned long long shld_requests, shld_bank_conflicts; /* shared loads: requests, wavefronts beyond one */
+    unsigned long long shst_requests, shst_bank_conflicts; /* shared stores */
+    double simt_efficiency;                         /* active lanes per warp instruction / 32 */
+} sl_backend_counters;
+
+/* Counts the launches made until sl_backend_counters_end, which fills *out
+ * with the last one's counters. _available answers without counting.
+ * SL_ERR_UNSUPPORTED, with the reason, in the
+ * CUDA build (a GPU's own counters: Nsight Compute) and in an emulator
+ * build whose kernels were compiled without the counters'
+ * instrumentation. */
+sl_status sl_backend_counters_available(void);
+sl_status sl_backend_counters_begin(void);
+sl_status sl_backend_counters_end(sl_backend_counters *out);
 
 #endif

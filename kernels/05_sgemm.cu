@@ -85,6 +85,13 @@ extern "C" unsigned sl_sgemm_grid_blocks(int version, int block, int v7_config, 
     return (unsigned)(((m + s.bm - 1) / s.bm) * ((n + s.bn - 1) / s.bn));
 }
 
+extern "C" double sl_sgemm_tile_flops_per_byte(int version, int v7_config)
+{
+    if (version < 3 || version > SL_SGEMM_VERSIONS) return 0.25;
+    sgemm_shape s = shape_of(version, 0, v7_config);
+    return (double)s.bm * s.bn / (2.0 * (s.bm + s.bn));
+}
+
 /* v1 — naive.
  * One thread per element of C, a dot product of a row of A and a column of
  * B straight from global memory, threadIdx.x along the rows of C. So the 32

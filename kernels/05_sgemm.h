@@ -67,6 +67,12 @@ cudaError_t sl_sgemm_launch(int version, int block, int v7_config, const sl_sgem
 /* "v1 naive (threadIdx.x along rows)", ...; NULL outside 1..SL_SGEMM_VERSIONS. */
 const char *sl_sgemm_kernel_name(int version);
 
+/* Flops per byte a block loads from global memory, from its tile of C
+ * alone (bm x bn elements, k-deep: 2 bm bn k flops on 4 (bm + bn) k
+ * bytes): bm bn / (2 (bm + bn)). v1 and v2 have no tile: each
+ * multiply-add loads its own two floats, 0.25. */
+double sl_sgemm_tile_flops_per_byte(int version, int v7_config);
+
 /* v7's tile shapes, the autotuner's candidates: how many, and each one as
  * "BM128 BN128 BK16 WM64 WN64 TM8 TN4 (128 threads)"; NULL outside the range. */
 int sl_sgemm_v7_config_count(void);

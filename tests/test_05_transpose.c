@@ -197,3 +197,39 @@ Test(transpose, bad_arguments_are_rejected_by_name)
     sl_test_expect_failure(sl_transpose_device(in, 4, 4, 4, out, 4, NULL, &ms), SL_ERR_INVALID_ARGUMENT, "in = ");
     cr_assert_eq(sl_alloc_live_count(), 0);
 }
+
+/* ---- what the emulator models: the lesson's three claims, hand-computed -----------
+ * 64 x 64 floats, one element per thread (v1-v3: 4 blocks of 32 x 32):
+ *   v1's loads: a warp reads 32 consecutive floats of a row: 128 bytes, 4
+ *   sectors per request; its stores go down a column, 32 rows apart: 32.
+ *   v2 reads the tile down a column, tile[x][y] for 32 consecutive x: 32
+ *   words in one bank, 32 wavefronts, 31 conflicts per request; its stores
+ *   into the tile go along a row: none.
+ *   v3's padded rows put that column in 32 banks: no conflict at all.
+ * Skipped (with the reason printed) where the kernels were built without
+ * the counters, and on a GPU (Nsight Compute measures the real ones). */
+Test(transpose, modelled_counters_show_uncoalesced_stores_then_conflicts_then_none)
+{
+    sl_test_require_device();
+    sl_transpose_model m[5];
+    for (int v = 1; v <= 4; v++) {
+        sl_status st = sl_transpose_modelled(v, 64, 64, &m[v]);
+        if (st == SL_ERR_UNSUPPORTED) cr_skip_test("modelled counters: %s", sl_last_error());
+        cr_assert_eq(st, SL_OK, "v%d: %s", v, sl_last_error());
+    }
+    cr_assert_float_eq(m[1].load_sectors_per_request, 4.0, 1e-9, "v1 loads: %g", m[1].load_sectors_per_request);
+    cr_assert_float_eq(m[1].store_sectors_per_request, 32.0, 1e-9, "v1 stores: %g", m[1].store_sectors_per_request);
+    cr_assert_eq(m[1].shared_bank_conflicts, 0);
+    for (int v = 2; v <= 4; v++) {
+        cr_assert_float_eq(m[v].load_sectors_per_request, 4.0, 1e-9, "v%d loads", v);
+        cr_assert_float_eq(m[v].store_sectors_per_request, 4.0, 1e-9, "v%d stores: %g", v,
+                           m[v].store_sectors_per_request);
+        cr_assert_float_eq(m[v].shared_store_conflicts_per_request, 0.0, 1e-9, "v%d shared stores", v);
+    }
+    cr_assert_float_eq(m[2].shared_load_conflicts_per_request, 31.0, 1e-9, "v2: %g conflicts per shared load",
+                       m[2].shared_load_conflicts_per_request);
+    /* 128 warp reads of the tile (4096 elements / 32), 31 extra wavefronts each */
+    cr_assert_eq(m[2].shared_bank_conflicts, 128ull * 31, "v2: %llu", m[2].shared_bank_conflicts);
+    cr_assert_eq(m[3].shared_bank_conflicts, 0, "v3: %llu", m[3].shared_bank_conflicts);
+    cr_assert_eq(m[4].shared_bank_conflicts, 0, "v4: %llu", m[4].shared_bank_conflicts);
+}

@@ -48,6 +48,22 @@ sl_status sl_sgemm_v7_use_shape(int shape);
  * which shape suits a GPU. */
 sl_status sl_sgemm_v7_autotune(size_t m, size_t n, size_t k, int *best, double *ms_each);
 
+/* What the CPU emulator models for one launch of `version` on an
+ * m x n x k product (its SIMT counters, from the warps' real addresses:
+ * modelled, never measured), and the block tile's arithmetic intensity,
+ * from its shape. SL_ERR_UNSUPPORTED, saying why, in the CUDA build and
+ * where the kernels were compiled without the counters; the intensity is
+ * filled in either way. */
+typedef struct sl_sgemm_model {
+    double load_sectors_per_request;          /* global loads: 4 = a warp's 128 contiguous bytes */
+    double store_sectors_per_request;
+    double shared_load_conflicts_per_request; /* wavefronts beyond the first, per shared load */
+    double shared_store_conflicts_per_request;
+    double simt_efficiency;                   /* active lanes per warp instruction / 32 */
+    double tile_flops_per_byte;               /* 2 bm bn k flops per 4 (bm + bn) k bytes loaded */
+} sl_sgemm_model;
+sl_status sl_sgemm_modelled(int version, size_t m, size_t n, size_t k, sl_sgemm_model *model);
+
 /* The vendor column: cublasSgemm on device buffers, row-major through the
  * identity (AB)^T = B^T A^T (host/05_sgemm.c explains). In emulator builds
  * the emulator's cuBLAS, on OpenBLAS: CPU times. */

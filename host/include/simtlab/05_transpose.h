@@ -27,6 +27,23 @@ const char *sl_transpose_version_name(int version);
 sl_status sl_transpose_device(const float *in, size_t rows, size_t cols, size_t ld_in, float *out, size_t ld_out,
                               const sl_opts *opts, double *kernel_ms);
 
+/* What the CPU emulator models for one launch of `version` on a rows x cols
+ * transpose, from the warps' real addresses (its SIMT counters, after
+ * Nsight Compute's metrics): modelled, never measured. 4 sectors per
+ * request is a warp's 32 floats in 128 contiguous bytes; 32 is one sector
+ * per lane. A bank conflict is a shared-memory wavefront beyond the first
+ * of a request: 31 per request is a 32-way conflict. SL_ERR_UNSUPPORTED,
+ * saying why, in the CUDA build and where the kernels were compiled
+ * without the counters. */
+typedef struct sl_transpose_model {
+    double load_sectors_per_request;          /* global loads */
+    double store_sectors_per_request;         /* global stores */
+    double shared_load_conflicts_per_request; /* 0 where there is no shared memory */
+    double shared_store_conflicts_per_request;
+    unsigned long long shared_bank_conflicts; /* loads and stores, the whole launch */
+} sl_transpose_model;
+sl_status sl_transpose_modelled(int version, size_t rows, size_t cols, sl_transpose_model *model);
+
 /* CPU baseline: the transpose in 32 x 32 blocks, so that both the rows read
  * and the rows written stay in cache, blocks shared among cores (OpenMP). */
 sl_status sl_transpose_cpu(const float *in, size_t rows, size_t cols, size_t ld_in, float *out, size_t ld_out);

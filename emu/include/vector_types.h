@@ -16,75 +16,49 @@
 #define SIMTLAB_VEC3(name, T) typedef struct name { T x, y, z; } name;
 #define SIMTLAB_VEC4(name, T, A) typedef struct __attribute__((aligned(A))) name { T x, y, z, w; } name;
 
-SIMTLAB_VEC1(char1, signed char)
+/* The eight types of one integer width: name1..name4 and uname1..uname4. */
+#define SIMTLAB_VEC_INT(name, uname, T, align2, align4)                                   \
+    SIMTLAB_VEC1(name##1, T) SIMTLAB_VEC1(uname##1, unsigned T)                              \
+    SIMTLAB_VEC2(name##2, T, align2) SIMTLAB_VEC2(uname##2, unsigned T, align2)              \
+    SIMTLAB_VEC3(name##3, T) SIMTLAB_VEC3(uname##3, unsigned T)                              \
+    SIMTLAB_VEC4(name##4, T, align4) SIMTLAB_VEC4(uname##4, unsigned T, align4)
+/* The 4-wide 64-bit types' explicit 16- and 32-byte-aligned variants. */
+#define SIMTLAB_VEC4_AB(name, T) SIMTLAB_VEC4(name##_16a, T, 16) SIMTLAB_VEC4(name##_32a, T, 32)
+
+/* char1 is signed char, as in CUDA; unsigned T spells uchar1's unsigned char. */
+typedef struct char1 { signed char x; } char1;
+typedef struct __attribute__((aligned(2))) char2 { signed char x, y; } char2;
+typedef struct char3 { signed char x, y, z; } char3;
+typedef struct __attribute__((aligned(4))) char4 { signed char x, y, z, w; } char4;
 SIMTLAB_VEC1(uchar1, unsigned char)
-SIMTLAB_VEC2(char2, signed char, 2)
 SIMTLAB_VEC2(uchar2, unsigned char, 2)
-SIMTLAB_VEC3(char3, signed char)
 SIMTLAB_VEC3(uchar3, unsigned char)
-SIMTLAB_VEC4(char4, signed char, 4)
 SIMTLAB_VEC4(uchar4, unsigned char, 4)
-
-SIMTLAB_VEC1(short1, short)
-SIMTLAB_VEC1(ushort1, unsigned short)
-SIMTLAB_VEC2(short2, short, 4)
-SIMTLAB_VEC2(ushort2, unsigned short, 4)
-SIMTLAB_VEC3(short3, short)
-SIMTLAB_VEC3(ushort3, unsigned short)
-SIMTLAB_VEC4(short4, short, 8)
-SIMTLAB_VEC4(ushort4, unsigned short, 8)
-
-SIMTLAB_VEC1(int1, int)
-SIMTLAB_VEC1(uint1, unsigned int)
-SIMTLAB_VEC2(int2, int, 8)
-SIMTLAB_VEC2(uint2, unsigned int, 8)
-SIMTLAB_VEC3(int3, int)
-SIMTLAB_VEC3(uint3, unsigned int)
-SIMTLAB_VEC4(int4, int, 16)
-SIMTLAB_VEC4(uint4, unsigned int, 16)
-
-SIMTLAB_VEC1(long1, long)
-SIMTLAB_VEC1(ulong1, unsigned long)
-SIMTLAB_VEC2(long2, long, 2 * sizeof(long))
-SIMTLAB_VEC2(ulong2, unsigned long, 2 * sizeof(unsigned long))
-SIMTLAB_VEC3(long3, long)
-SIMTLAB_VEC3(ulong3, unsigned long)
-SIMTLAB_VEC4(long4, long, 16)
-SIMTLAB_VEC4(ulong4, unsigned long, 16)
-SIMTLAB_VEC4(long4_16a, long, 16)
-SIMTLAB_VEC4(ulong4_16a, unsigned long, 16)
-SIMTLAB_VEC4(long4_32a, long, 32)
-SIMTLAB_VEC4(ulong4_32a, unsigned long, 32)
-
-SIMTLAB_VEC1(longlong1, long long)
-SIMTLAB_VEC1(ulonglong1, unsigned long long)
-SIMTLAB_VEC2(longlong2, long long, 16)
-SIMTLAB_VEC2(ulonglong2, unsigned long long, 16)
-SIMTLAB_VEC3(longlong3, long long)
-SIMTLAB_VEC3(ulonglong3, unsigned long long)
-SIMTLAB_VEC4(longlong4, long long, 16)
-SIMTLAB_VEC4(ulonglong4, unsigned long long, 16)
-SIMTLAB_VEC4(longlong4_16a, long long, 16)
-SIMTLAB_VEC4(ulonglong4_16a, unsigned long long, 16)
-SIMTLAB_VEC4(longlong4_32a, long long, 32)
-SIMTLAB_VEC4(ulonglong4_32a, unsigned long long, 32)
+SIMTLAB_VEC_INT(short, ushort, short, 4, 8)
+SIMTLAB_VEC_INT(int, uint, int, 8, 16)
+SIMTLAB_VEC_INT(long, ulong, long, 2 * sizeof(long), 16)
+SIMTLAB_VEC_INT(longlong, ulonglong, long long, 16, 16)
+SIMTLAB_VEC4_AB(long4, long)
+SIMTLAB_VEC4_AB(ulong4, unsigned long)
+SIMTLAB_VEC4_AB(longlong4, long long)
+SIMTLAB_VEC4_AB(ulonglong4, unsigned long long)
 
 SIMTLAB_VEC1(float1, float)
 SIMTLAB_VEC2(float2, float, 8)
 SIMTLAB_VEC3(float3, float)
 SIMTLAB_VEC4(float4, float, 16)
-
 SIMTLAB_VEC1(double1, double)
 SIMTLAB_VEC2(double2, double, 16)
 SIMTLAB_VEC3(double3, double)
 SIMTLAB_VEC4(double4, double, 16)
-SIMTLAB_VEC4(double4_16a, double, 16)
-SIMTLAB_VEC4(double4_32a, double, 32)
+SIMTLAB_VEC4_AB(double4, double)
 
 #undef SIMTLAB_VEC1
 #undef SIMTLAB_VEC2
 #undef SIMTLAB_VEC3
 #undef SIMTLAB_VEC4
+#undef SIMTLAB_VEC_INT
+#undef SIMTLAB_VEC4_AB
 
 #ifdef __cplusplus
 struct dim3 {

@@ -33,26 +33,8 @@
 
 #include <simtlab_emu/engine.hpp>
 
-/* ---- qualifiers ----------------------------------------------------------
- * Every function is a host function in the emulator, so the space qualifiers
- * vanish. __device__ and __constant__ variables become ordinary globals:
- * host code reaches them through cudaMemcpyToSymbol on a GPU and directly
- * here. __managed__ memory is not emulated beyond that: a __managed__
- * variable is a plain global, visible to host and kernels alike, which is
- * what managed memory promises, without page migration. */
-#define __global__
-#define __device__
-#define __host__
-#define __constant__
-#define __managed__
-#define __grid_constant__
-/* Plain `inline`, not always_inline: a student stepping through a kernel in
- * gdb wants to see the helper's own frame. */
-#define __forceinline__ inline
-#define __noinline__ __attribute__((noinline))
-#define __launch_bounds__(...)
-#define __align__(n) __attribute__((aligned(n)))
-/* __restrict__ is a GCC keyword already. */
+/* ---- qualifiers: <host_defines.h>, shared with C code ---------------- */
+#include <host_defines.h>
 
 /* ---- built-in variables ----------------------------------------------------
  * threadIdx, blockIdx, blockDim and gridDim are const global variables

@@ -1,0 +1,62 @@
+/* Exercise 05.2 — remove a bank conflict.
+ * Each block loads a 32 x 32 tile of a matrix into shared memory (row by
+ * row: coalesced), then thread x adds up row x of the tile. The result is
+ * right, but in the second phase the 32 lanes of a warp read tile[x][j] for
+ * x = 0..31 at the same j: 32 words in the same bank. Make the reads
+ * conflict-free without changing what is computed.
+ *
+ * Graded by the emulator's modelled counters: build with the counters and
+ * run with the table on,
+ *   build/bin/slcc --profile tutorial/exercises/05/ex2_bank_conflict.cu -o ex2
+ *   SIMTLAB_EMU_PROFILE=1 ./ex2
+ * and read the shared-load bank conflicts of row_sums in the table printed
+ * at exit: 31 per request as given (a 32-way conflict), 0 when fixed. On a
+ * GPU, Nsight Compute's l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld
+ * measures the same. */
+#include "ex_common.h"
+
+#define TILE 32
+
+__global__ void row_sums(const float *m, int cols, float *sums)
+{
+#ifdef SOLUTION
+    /* Rows of 33 floats: tile[x][j] is word 33x + j, bank (x + j) mod 32,
+     * a different bank for every lane. */
+    __shared__ float tile[TILE][TILE + 1];
+#else
+    __shared__ float tile[TILE][TILE]; /* FIXME: tile[x][j] is word 32x + j: bank j for every lane x */
+#endif
+    int row0 = blockIdx.x * TILE;
+    for (int r = 0; r < TILE; r++) tile[r][threadIdx.x] = m[(size_t)(row0 + r) * cols + threadIdx.x];
+    __syncthreads();
+    float sum = 0.0f;
+    for (int j = 0; j < TILE; j++) sum += tile[threadIdx.x][j];
+    sums[row0 + threadIdx.x] = sum;
+}
+
+int main(void)
+{
+    const int rows = 4096, cols = TILE;
+    float *m = (float *)malloc((size_t)rows * cols * sizeof(float));
+    float *sums = (float *)malloc(rows * sizeof(float)), *want = (float *)malloc(rows * sizeof(float));
+    for (int i = 0; i < rows; i++) {
+        want[i] = 0.0f;
+        for (int j = 0; j < cols; j++) {
+            m[(size_t)i * cols + j] = (float)((i * 7 + j * 3) % 11);
+            want[i] += m[(size_t)i * cols + j];
+        }
+    }
+    float *d_m, *d_sums;
+    CHECK(cudaMalloc(&d_m, (size_t)rows * cols * sizeof(float)));
+    CHECK(cudaMalloc(&d_sums, rows * sizeof(float)));
+    CHECK(cudaMemcpy(d_m, m, (size_t)rows * cols * sizeof(float), cudaMemcpyHostToDevice));
+    row_sums<<<rows / TILE, TILE>>>(d_m, cols, d_sums);
+    CHECK(cudaGetLastError());
+    CHECK(cudaDeviceSynchronize());
+    CHECK(cudaMemcpy(sums, d_sums, rows * sizeof(float), cudaMemcpyDeviceToHost));
+    int wrong = check_close("row sums", sums, want, rows, 0.0f);
+    CHECK(cudaFree(d_m));
+    CHECK(cudaFree(d_sums));
+    free(m), free(sums), free(want);
+    return wrong;
+}

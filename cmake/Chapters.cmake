@@ -146,6 +146,18 @@ if(EXISTS ${PROJECT_SOURCE_DIR}/bench/emu_throughput.cu)
   list(APPEND SIMTLAB_BENCH_TARGETS bench_emu_throughput)
 endif()
 add_custom_target(benches DEPENDS ${SIMTLAB_BENCH_TARGETS})
+# The harness's own test (statistics, L2 rule, CSV), under the emulator.
+add_executable(test_core_bench_emu ${PROJECT_SOURCE_DIR}/tests/test_core_bench.c
+               ${PROJECT_SOURCE_DIR}/tests/sl_test.c ${PROJECT_SOURCE_DIR}/bench/harness.c)
+target_include_directories(test_core_bench_emu PRIVATE ${PROJECT_SOURCE_DIR}/tests ${PROJECT_SOURCE_DIR}/bench)
+target_link_libraries(test_core_bench_emu PRIVATE simtlab_emu PkgConfig::CRITERION m)
+set_target_properties(test_core_bench_emu PROPERTIES LINKER_LANGUAGE CXX)
+add_test(NAME emu.test_core_bench COMMAND test_core_bench_emu --verbose=0 -j2)
+set_tests_properties(emu.test_core_bench PROPERTIES LABELS "emu;core" TIMEOUT 120)
+# scripts/gpu-check.sh --dry-run: it finds its tools, or says what is missing.
+add_test(NAME core.gpu_check_dry_run COMMAND bash ${PROJECT_SOURCE_DIR}/scripts/gpu-check.sh --dry-run
+         WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(core.gpu_check_dry_run PROPERTIES LABELS core TIMEOUT 60)
 
 # ---- exercises: every solution builds for the emulator and passes ----------------
 file(GLOB SIMTLAB_EXERCISES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tutorial/exercises/*/ex*.cu)

@@ -209,7 +209,8 @@ for step in "${steps[@]}"; do
       for (a = 1; a <= k && a <= 5; a++) line = line sprintf("%s %.3g%s  ", c[a], v[a], (a == 1 ? " " u[a] : ""))
       printf "%-24s %-9s n=2^%d: %s\n", name, where, log(maxn) / log(2) + 0.5, line
     }' "$csv"
-  grep -E '^(crossover|targets)' "$out/$csvname.log" 2>/dev/null | head -n 4 | sed 's/^/    /' | cut -c1-150
+  awk '/^crossover/ { print; next } /^targets/ { t = 1; print; next } t && /^  / { print; next } { t = 0 }' \
+    "$out/$csvname.log" 2>/dev/null | head -n 5 | sed 's/^/    /' | cut -c1-150
 done
 while IFS= read -r line; do skipped+=("$line"); done < <(
   for step in "${steps[@]}"; do

@@ -155,7 +155,7 @@ int bench_sizes(bench_env *env, void *chapter);
 /* The estimate bench_sizes prints: seconds left after `done_work` of
  * `total_work` took `elapsed_s` (work in any unit; -1 when nothing is done). */
 double bench_seconds_left(double elapsed_s, double done_work, double total_work);
-/* "  [step 3 of 7 done, 12 s so far, about 30 s left]" (stdout). */
+/* "  [3 of 7 done, 12 s so far, about 30 s left]" (stdout). */
 void bench_progress(const bench_env *env, int done, int total, double done_work, double total_work);
 
 /* Prints "skipped: <columns> (<reason>)" once, on stdout and into the CSV. */

@@ -98,13 +98,16 @@ sl_status sl_vector_add_device(const float *a, const float *b, float *c, size_t 
 {
     size_t bytes = 0;
     int version = 0, block = 0;
-    sl_status st = check_args("sl_vector_add_device", a, b, c, n, opts,
-                              sl_vector_add_v3_fits(a, b, c), &bytes, &version, &block);
-    if (st != SL_OK) return st;
+    sl_status st = SL_OK;
+    /* Device memory, whole floats: checked first, so that a pointer into the
+     * middle of a float is named as such rather than as a v3 misfit. */
     if (n > 0 && ((st = sl_check_device_buffer("sl_vector_add_device", "a", a, sizeof *a)) != SL_OK ||
                   (st = sl_check_device_buffer("sl_vector_add_device", "b", b, sizeof *b)) != SL_OK ||
                   (st = sl_check_device_buffer("sl_vector_add_device", "c", c, sizeof *c)) != SL_OK))
         return st;
+    st = check_args("sl_vector_add_device", a, b, c, n, opts, sl_vector_add_v3_fits(a, b, c), &bytes, &version,
+                    &block);
+    if (st != SL_OK) return st;
     if (!kernel_ms) return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_vector_add_device: kernel_ms is NULL");
     *kernel_ms = 0.0;
     if (n == 0) return SL_OK;

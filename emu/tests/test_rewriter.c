@@ -9,8 +9,10 @@
 #include "rewrite.h"
 
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define PROLOGUE "#define SIMTLAB_EMU_KERNEL_TU 1\n#include <cuda_runtime.h>\n#line 1 \"t.cu\"\n"
 /* What the rewriter puts at the top of a kernel named `name`'s body. */
@@ -520,4 +522,148 @@ Test(rewriter, whole_file_keeps_its_line_count_and_passes_other_text_through)
         NULL);
     cr_assert(strstr(got, "float *const spill = (float *)::simtlab_emu::dynamic_shared();") !=
               NULL);
+}
+
+/* ---- the user's own headers (sl_rewrite_tree) --------------------------------- */
+
+/* A scratch directory with files written by the test. */
+static char scratch[64];
+
+static void make_scratch(void)
+{
+    strcpy(scratch, "/tmp/test_rewriter-XXXXXX");
+    cr_assert_not_null(mkdtemp(scratch));
+}
+
+static const char *scratch_path(const char *name)
+{
+    static char path[4][256];
+    static int next;
+    char *p = path[next++ % 4];
+    snprintf(p, 256, "%s/%s", scratch, name);
+    return p;
+}
+
+static void write_scratch(const char *name, const char *text)
+{
+    const char *path = scratch_path(name);
+    char dir[256];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    *slash = '\0';
+    mkdir(dir, 0777); /* a subfolder; the scratch folder itself exists */
+    FILE *f = fopen(path, "wb");
+    cr_assert_not_null(f, "%s", path);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Rewrites scratch/main.cu with `opts`, requires success, returns the text
+ * after the prologue; *deps gets the files put in. */
+static const char *rewrite_tree(const sl_include_opts *opts, const char **deps)
+{
+    static sl_outbuf out, dep;
+    char err[512];
+    const char *main_cu = scratch_path("main.cu");
+    int rc = sl_rewrite_tree(main_cu, opts, &out, &dep, err, sizeof err);
+    cr_assert_eq(rc, 0, "rewriting failed: %s", err);
+    char prologue[512];
+    snprintf(prologue, sizeof prologue,
+             "#define SIMTLAB_EMU_KERNEL_TU 1\n#include <cuda_runtime.h>\n#line 1 \"%s\"\n", main_cu);
+    cr_assert_eq(strncmp(out.data, prologue, strlen(prologue)), 0, "prologue:\n%s", out.data);
+    if (deps)
+        *deps = dep.data ? dep.data : "";
+    return out.data + strlen(prologue);
+}
+
+/* A .cuh beside the .cu with a __shared__ declaration and a launch is
+ * rewritten into its place between #line directives; the .cu's next line
+ * keeps its number (3). */
+Test(rewriter, a_header_beside_the_file_is_rewritten_in_place_with_line_directives, .init = make_scratch)
+{
+    write_scratch("k.cuh", "__global__ void k() {\n  __shared__ int s[2];\n}\n"
+                           "inline void run() { k<<<1, 2>>>(); }\n");
+    write_scratch("main.cu", "int a;\n#include \"k.cuh\"\nint b;\n");
+    const char *deps = NULL;
+    const char *got = rewrite_tree(NULL, &deps);
+    char want[2048];
+    snprintf(want, sizeof want,
+             "int a;\n#line 1 \"%s/k.cuh\"\n"
+             "__global__ void k() {" ENTRY_CHECK("k") "\n"
+             "  int (&s)[2] = ::simtlab_emu::shared_var<int[2]>([]{});\n}\n"
+             "inline void run() { ::simtlab_emu::launch(\"k\", __FILE__, __LINE__, k, 1, 2)(); }\n"
+             "#line 3 \"%s/main.cu\"\nint b;\n",
+             scratch, scratch);
+    cr_assert_str_eq(got, want);
+    char dep_want[512];
+    snprintf(dep_want, sizeof dep_want, "%s/k.cuh\n", scratch);
+    cr_assert_str_eq(deps, dep_want);
+}
+
+/* `#pragma once` becomes a guard around the header's text, so that a
+ * second #include of it (here through another header) adds nothing. */
+Test(rewriter, pragma_once_becomes_an_include_guard, .init = make_scratch)
+{
+    write_scratch("inc/once.h", "#pragma once\nint x;\n");
+    write_scratch("inc/two.h", "#include \"once.h\"\n");
+    write_scratch("main.cu", "#include \"inc/once.h\"\n#include \"inc/two.h\"\n");
+    const char *got = rewrite_tree(NULL, NULL);
+    const char *guard = strstr(got, "#ifndef SIMTLAB_EMU_ONCE_");
+    cr_assert_not_null(guard, "%s", got);
+    char name[64];
+    cr_assert_eq(sscanf(guard, "#ifndef %63s", name), 1);
+    char define[96];
+    snprintf(define, sizeof define, "#define %s\n", name);
+    cr_assert_not_null(strstr(got, define), "%s", got);
+    /* The same guard both times (one file), `#pragma once` gone, x twice in
+     * the text but inside the guard. */
+    cr_assert_not_null(strstr(strstr(got, define) + 1, name), "%s", got);
+    cr_assert_null(strstr(got, "#pragma once"), "%s", got);
+    cr_assert_not_null(strstr(got, "#line 1 \"" ), "%s", got);
+}
+
+/* <x.h> is followed through -I directories; a name the emulator provides
+ * (its own cuda_runtime.h comes first on the include path), a header that
+ * does not exist and a system header keep their lines. */
+Test(rewriter, angle_includes_follow_the_i_directories_but_not_the_emulators_headers, .init = make_scratch)
+{
+    write_scratch("common/helper.h", "__global__ void h() {}\n");
+    write_scratch("common/cuda_runtime.h", "#error not this one\n");
+    write_scratch("emu/cuda_runtime.h", "// the emulator's\n");
+    write_scratch("main.cu", "#include <helper.h>\n#include <cuda_runtime.h>\n#include \"missing.h\"\n"
+                             "#include <stdio.h>\n");
+    const char *dirs[] = {scratch_path("common")};
+    char emu[256];
+    snprintf(emu, sizeof emu, "%s", scratch_path("emu"));
+    sl_include_opts opts = {dirs, 1, emu};
+    const char *got = rewrite_tree(&opts, NULL);
+    char want[1024];
+    snprintf(want, sizeof want,
+             "#line 1 \"%s/common/helper.h\"\n__global__ void h() {" ENTRY_CHECK("h") "}\n"
+             "#line 2 \"%s/main.cu\"\n#include <cuda_runtime.h>\n#include \"missing.h\"\n#include <stdio.h>\n",
+             scratch, scratch);
+    cr_assert_str_eq(got, want);
+}
+
+/* a.h includes b.h, which includes a.h again: the inner one keeps its
+ * #include line (its guard makes it empty), no endless recursion. */
+Test(rewriter, an_include_cycle_ends, .init = make_scratch)
+{
+    write_scratch("a.h", "#ifndef A_H\n#define A_H\n#include \"b.h\"\n#endif\n");
+    write_scratch("b.h", "#include \"a.h\"\nint b;\n");
+    write_scratch("main.cu", "#include \"a.h\"\n");
+    const char *got = rewrite_tree(NULL, NULL);
+    cr_assert_not_null(strstr(got, "#include \"a.h\"\nint b;\n"), "%s", got);
+}
+
+/* An error in a header names the header and its line. */
+Test(rewriter, an_error_in_a_header_names_the_header, .init = make_scratch)
+{
+    write_scratch("bad.cuh", "\n\nvoid f() { k<<<1, 2>>>; }\n");
+    write_scratch("main.cu", "#include \"bad.cuh\"\n");
+    sl_outbuf out = {0};
+    char err[512], want[256];
+    cr_assert_eq(sl_rewrite_tree(scratch_path("main.cu"), NULL, &out, NULL, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s/bad.cuh:3:", scratch);
+    cr_assert_eq(strncmp(err, want, strlen(want)), 0, "%s", err);
 }

@@ -332,11 +332,12 @@ static void emit_prologue(const rw *r, strbuf *sb)
     sb_puts(sb, "\"\n");
 }
 
-static int emit(rw *r, strbuf *sb)
+static int emit(rw *r, strbuf *sb, bool prologue)
 {
     if (r->nedits > 0)
         qsort(r->edits, r->nedits, sizeof(edit), edit_order);
-    emit_prologue(r, sb);
+    if (prologue)
+        emit_prologue(r, sb);
     size_t pos = 0;
     for (size_t k = 0; k < r->nedits; k++) {
         const edit *e = &r->edits[k];
@@ -360,10 +361,11 @@ static void rw_free(rw *r)
     free(r->scopes);
     free(r->kernels);
     free(r->host_names);
+    free(r->directives);
 }
 
-int sl_rewrite(const char *src, size_t len, const char *path, sl_outbuf *out, char *err,
-               size_t errcap)
+int rewrite_source(const char *src, size_t len, const char *path, bool prologue, struct include_ctx *inc,
+                   strbuf *sb, char *err, size_t errcap)
 {
     rw r = {0};
     r.src = src ? src : "";
@@ -371,17 +373,13 @@ int sl_rewrite(const char *src, size_t len, const char *path, sl_outbuf *out, ch
     r.path = path ? path : "<input>";
     r.err = err;
     r.errcap = errcap;
-    if (err && errcap)
-        err[0] = '\0';
-    sl_outbuf_free(out);
+    r.inc = inc;
     /* A byte-order mark is only allowed first in a file, which after the
-     * prologue it no longer is. */
+     * prologue (or inside another file) it no longer is. */
     if (r.len >= 3 && memcmp(r.src, "\xEF\xBB\xBF", 3) == 0) {
         r.src += 3;
         r.len -= 3;
     }
-
-    strbuf sb = {0};
     int rc = lex(&r);
     if (rc == 0)
         rc = match_all(&r);
@@ -389,10 +387,22 @@ int sl_rewrite(const char *src, size_t len, const char *path, sl_outbuf *out, ch
         rc = scan_kernels(&r);
     if (rc == 0)
         rc = scan(&r);
+    if (rc == 0 && inc)
+        rc = inline_includes(&r);
     if (rc == 0)
-        rc = emit(&r, &sb);
+        rc = emit(&r, sb, prologue);
     rw_free(&r);
-    if (rc != 0) {
+    return rc;
+}
+
+int sl_rewrite(const char *src, size_t len, const char *path, sl_outbuf *out, char *err,
+               size_t errcap)
+{
+    if (err && errcap)
+        err[0] = '\0';
+    sl_outbuf_free(out);
+    strbuf sb = {0};
+    if (rewrite_source(src, len, path, true, NULL, &sb, err, errcap) != 0) {
         free(sb.data);
         return -1;
     }

@@ -46,4 +46,26 @@ void sl_outbuf_free(sl_outbuf *out);
 int sl_rewrite(const char *src, size_t len, const char *path, sl_outbuf *out, char *err,
                size_t errcap);
 
+/* ---- following the user's own #include files ---------------------------- */
+
+/* Where sl_rewrite_tree looks for included files. */
+typedef struct sl_include_opts {
+    const char *const *dirs; /* -I directories, searched in order */
+    size_t ndirs;
+    const char *emu_include; /* the emulator's headers: a name found there is never followed (NULL: none) */
+} sl_include_opts;
+
+/* Reads and rewrites the file `path` like sl_rewrite, and with it every file
+ * of the user's tree that it includes (recursively): an `#include "x.h"`
+ * found beside the including file or in an -I directory, an `#include <x.h>`
+ * found in an -I directory, unless the emulator provides x.h itself. Each
+ * such file is rewritten and put in place of its #include line between
+ * `#line` directives, so that messages and gdb name the header and its
+ * lines; `#pragma once` becomes an include guard. System headers, the
+ * emulator's, names made by macros and a file already being included (a
+ * cycle) keep their #include line. `deps` (may be NULL) receives the path of
+ * every file put in, one per line. Returns 0, or -1 with one line in err. */
+int sl_rewrite_tree(const char *path, const sl_include_opts *opts, sl_outbuf *out, sl_outbuf *deps, char *err,
+                    size_t errcap);
+
 #endif

@@ -68,6 +68,15 @@ typedef struct kernel_decl {
     bool ambiguous;        /* kernels of this name with different parameter counts */
 } kernel_decl;
 
+/* A preprocessor line: bytes [start, end) (end: its newline), the number
+ * of its last physical line. */
+typedef struct directive {
+    size_t start, end;
+    int last_line;
+} directive;
+
+struct include_ctx; /* rewrite_include.c */
+
 typedef struct rw {
     const char *src;
     size_t len;
@@ -85,6 +94,9 @@ typedef struct rw {
     size_t nkernels, kernelcap;
     size_t *host_names;     /* names of other functions at namespace scope */
     size_t nhost, hostcap;
+    directive *directives;  /* every preprocessor line outside #if 0 */
+    size_t ndirectives, dircap;
+    struct include_ctx *inc; /* rewrite_include.c: NULL when includes are not followed */
 } rw;
 
 #define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
@@ -148,6 +160,15 @@ int rewrite_shared(rw *r, size_t i, size_t *next);
 
 /* rewrite_asm.c */
 int rewrite_asm(rw *r, size_t i, size_t *next);
+
+/* rewrite.c: one file's rewrite (sl_rewrite is this with a prologue and
+ * no include context); the text is appended to *sb. */
+int rewrite_source(const char *src, size_t len, const char *path, bool prologue, struct include_ctx *inc,
+                   strbuf *sb, char *err, size_t errcap);
+
+/* rewrite_include.c: edits that put each followed header in place of its
+ * #include line. */
+int inline_includes(rw *r);
 
 /* rewrite_kernels.c */
 int scan_kernels(rw *r);

@@ -303,6 +303,17 @@ static int lex_token(rw *r, cursor *c, token *t)
     return 0;
 }
 
+/* Keeps where each preprocessor line is, for rewrite_include.c. */
+static int note_directive(rw *r, size_t start, size_t end, int last_line)
+{
+    directive *grown = grow(r->directives, &r->dircap, r->ndirectives, sizeof(directive));
+    if (!grown)
+        return fail_oom(r);
+    r->directives = grown;
+    r->directives[r->ndirectives++] = (directive){start, end, last_line};
+    return 0;
+}
+
 int lex(rw *r)
 {
     cursor c = {0, 1, 0};
@@ -326,6 +337,8 @@ int lex(rw *r)
         } else if (ch == '#' && line_begin) {
             size_t start = c.i;
             if (skip_directive(r, &c) != 0)
+                return -1;
+            if (note_directive(r, start, c.i, c.line) != 0)
                 return -1;
             if (directive_is(r, start, "if") && is_if_zero(r, start))
                 skip_if_zero_group(r, &c);

@@ -439,6 +439,17 @@ static void push_profile_flags(argvec *cmd, const options *o)
         av_push(cmd, "-g");
 }
 
+/* What slrewrite needs to follow the user's own headers into the rewrite:
+ * the -I directories, and the emulator's, whose headers it never follows. */
+static void push_rewriter_include_dirs(argvec *cmd, const options *o)
+{
+    for (size_t k = 0; k < o->preproc.n; k++)
+        if (strncmp(o->preproc.v[k], "-I", 2) == 0)
+            av_push(cmd, o->preproc.v[k]);
+    av_push(cmd, "--emu-include");
+    av_push(cmd, SLCC_EMU_INCLUDE);
+}
+
 /* file.cu -> slrewrite -> C++ -> object. */
 static int compile_cu(const options *o, workdir *w, size_t index, const char *cu, const char *obj)
 {
@@ -450,6 +461,7 @@ static int compile_cu(const options *o, workdir *w, size_t index, const char *cu
     av_push(&cmd, cu);
     av_push(&cmd, "-o");
     av_push(&cmd, cpp);
+    push_rewriter_include_dirs(&cmd, o);
     char step[4200];
     snprintf(step, sizeof step, "rewriting %s", cu);
     int rc = run_step(o, &cmd, step);

@@ -1,0 +1,303 @@
+/* simtlab source rewriter — the user's own headers (sl_rewrite_tree in
+ * rewrite.h). Device code lives in headers too (__shared__ and launches in
+ * a .cuh): such a header must be rewritten with the .cu that includes it.
+ * Each followed #include line is replaced by the header's rewritten text:
+ *
+ *   #include "kernels.cuh"       ->   #line 1 "dir/kernels.cuh"
+ *                                     ...the header, rewritten...
+ *                                     #line <next line> "main.cu"
+ *
+ * (with `#ifndef`/`#define`/`#endif` around it for a `#pragma once`
+ * header), so the compiler and gdb still see every line where it was
+ * written. Which files are followed is decided the way the preprocessor
+ * searches, without evaluating #if: a header in a branch that is not taken
+ * is put in all the same, inside that branch, where the preprocessor skips
+ * it. A header that does not exist (another platform's) keeps its line.
+ */
+#ifndef _XOPEN_SOURCE
+#define _XOPEN_SOURCE 700 /* realpath */
+#endif
+#include "rewrite_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+enum { max_depth = 64, path_cap = 4096 };
+
+typedef struct include_ctx {
+    const sl_include_opts *opts;
+    char *chain[max_depth]; /* real paths of the files being rewritten, outermost first */
+    size_t depth;
+    strbuf deps;
+    bool pragma_once; /* the file just rewritten had `#pragma once` */
+} include_ctx;
+
+/* ---- files ----------------------------------------------------------------- */
+
+static bool is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Reads a whole file; -1 with a message in err. */
+static int read_all(const char *path, char **data, size_t *len, char *err, size_t errcap)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    while (f) {
+        if (n == cap) {
+            char *grown = realloc(buf, cap = cap ? cap * 2 : 1 << 16);
+            if (!grown)
+                break;
+            buf = grown;
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    const bool ok = f && buf && !ferror(f);
+    if (f)
+        fclose(f);
+    if (!ok) {
+        free(buf);
+        if (err && errcap)
+            snprintf(err, errcap, "%s: error: cannot read this file", path);
+        return -1;
+    }
+    *data = buf;
+    *len = n;
+    return 0;
+}
+
+/* dir + "/" + name, or name alone when it is absolute; false if too long. */
+static bool join(char *out, const char *dir, size_t dirlen, const char *name)
+{
+    int n = name[0] == '/' ? snprintf(out, path_cap, "%s", name)
+                           : snprintf(out, path_cap, "%.*s/%s", (int)dirlen, dir, name);
+    return n > 0 && n < path_cap;
+}
+
+static bool under(const char *path, const char *dir)
+{
+    if (!dir)
+        return false;
+    char *real_path = realpath(path, NULL), *real_dir = realpath(dir, NULL);
+    bool inside = false;
+    if (real_path && real_dir) {
+        size_t n = strlen(real_dir);
+        inside = strncmp(real_path, real_dir, n) == 0 && (real_path[n] == '/' || real_path[n] == '\0');
+    }
+    free(real_path);
+    free(real_dir);
+    return inside;
+}
+
+/* Where the preprocessor finds `name` (quoted: beside the includer first),
+ * when that is a file of the user's tree; false otherwise. */
+static bool resolve(const include_ctx *c, const char *includer, bool quoted, const char *name, char *out)
+{
+    if (name[0] == '/')
+        return is_file(name) && join(out, "", 0, name) && !under(out, c->opts->emu_include);
+    if (quoted) {
+        const char *slash = strrchr(includer, '/');
+        size_t dirlen = slash ? (size_t)(slash - includer) : 1;
+        if (join(out, slash ? includer : ".", dirlen, name) && is_file(out))
+            return !under(out, c->opts->emu_include);
+    }
+    const char *emu = c->opts->emu_include;
+    if (emu && join(out, emu, strlen(emu), name) && is_file(out))
+        return false; /* the emulator's own header comes first on the include path */
+    for (size_t k = 0; k < c->opts->ndirs; k++) {
+        const char *dir = c->opts->dirs[k];
+        if (join(out, dir, strlen(dir), name) && is_file(out))
+            return !under(out, emu);
+    }
+    return false;
+}
+
+/* ---- directives ------------------------------------------------------------ */
+
+/* `#include "name"` or `#include <name>` (spaces allowed): the name into
+ * out; 0 when the line is something else. */
+static int parse_include(const rw *r, const directive *d, char *out, bool *quoted)
+{
+    size_t i = d->start + 1;
+    while (i < d->end && (r->src[i] == ' ' || r->src[i] == '\t'))
+        i++;
+    if (d->end - i < 7 || memcmp(r->src + i, "include", 7) != 0)
+        return 0;
+    i += 7;
+    while (i < d->end && (r->src[i] == ' ' || r->src[i] == '\t'))
+        i++;
+    if (i >= d->end || (r->src[i] != '"' && r->src[i] != '<'))
+        return 0; /* #include_next, #include MACRO */
+    const char close = r->src[i] == '"' ? '"' : '>';
+    *quoted = close == '"';
+    size_t start = ++i;
+    while (i < d->end && r->src[i] != close && r->src[i] != '\n')
+        i++;
+    if (i >= d->end || r->src[i] != close || i - start == 0 || i - start >= path_cap)
+        return 0;
+    memcpy(out, r->src + start, i - start);
+    out[i - start] = '\0';
+    return 1;
+}
+
+static bool is_pragma_once(const rw *r, const directive *d)
+{
+    size_t i = d->start + 1;
+    while (i < d->end && (r->src[i] == ' ' || r->src[i] == '\t'))
+        i++;
+    if (d->end - i < 6 || memcmp(r->src + i, "pragma", 6) != 0)
+        return false;
+    i += 6;
+    while (i < d->end && (r->src[i] == ' ' || r->src[i] == '\t'))
+        i++;
+    return d->end - i >= 4 && memcmp(r->src + i, "once", 4) == 0 &&
+           (d->end - i == 4 || strchr(" \t\r/", r->src[i + 4]));
+}
+
+/* FNV-1a of the real path: one include guard name per file. */
+static unsigned long long path_hash(const char *s)
+{
+    unsigned long long h = 1469598103934665603ULL;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+    return h;
+}
+
+static bool on_chain(const include_ctx *c, const char *real)
+{
+    for (size_t k = 0; k < c->depth; k++)
+        if (strcmp(c->chain[k], real) == 0)
+            return true;
+    return false;
+}
+
+/* Rewrites the header at `path` (real path `real`) into *text. */
+static int rewrite_header(rw *r, const char *path, char *real, strbuf *text)
+{
+    include_ctx *c = r->inc;
+    char *src = NULL;
+    size_t len = 0;
+    if (read_all(path, &src, &len, r->err, r->errcap) != 0)
+        return -1;
+    c->chain[c->depth++] = real;
+    c->pragma_once = false;
+    int rc = rewrite_source(src, len, path, false, c, text, r->err, r->errcap);
+    c->depth--;
+    free(src);
+    return rc;
+}
+
+/* The edit that puts one header in place of its #include line. */
+static int put_header(rw *r, const directive *d, const char *path)
+{
+    include_ctx *c = r->inc;
+    char *real = realpath(path, NULL);
+    if (!real)
+        return 0;
+    if (c->depth >= max_depth || on_chain(c, real)) {
+        free(real); /* a cycle: the preprocessor's guard ends it, from the original file */
+        return 0;
+    }
+    strbuf body = {0};
+    if (rewrite_header(r, path, real, &body) != 0) {
+        free(body.data);
+        free(real);
+        return -1;
+    }
+    const bool once = c->pragma_once;
+    strbuf text = {0};
+    if (once)
+        sb_printf(&text, "#ifndef SIMTLAB_EMU_ONCE_%016llx\n#define SIMTLAB_EMU_ONCE_%016llx\n", path_hash(real),
+                  path_hash(real));
+    sb_puts(&text, "#line 1 \"");
+    sb_put_escaped(&text, path, strlen(path));
+    sb_puts(&text, "\"\n");
+    sb_put(&text, body.data ? body.data : "", body.len);
+    if (body.len && body.data[body.len - 1] != '\n')
+        sb_puts(&text, "\n");
+    if (once)
+        sb_puts(&text, "#endif\n");
+    sb_printf(&text, "#line %d \"", d->last_line + 1);
+    sb_put_escaped(&text, r->path, strlen(r->path));
+    sb_puts(&text, "\"");
+    text.oom |= body.oom;
+    free(body.data);
+    free(real);
+    sb_puts(&c->deps, path);
+    sb_puts(&c->deps, "\n");
+    return add_edit_sb(r, d->start, d->end, &text);
+}
+
+int inline_includes(rw *r)
+{
+    bool once = false;
+    char name[path_cap], path[path_cap];
+    for (size_t k = 0; k < r->ndirectives; k++) {
+        const directive *d = &r->directives[k];
+        bool quoted = false;
+        if (r->inc->depth > 0 && is_pragma_once(r, d)) {
+            once = true; /* the includer puts a guard around the whole text */
+            if (add_edit_str(r, d->start, d->end, "") != 0)
+                return -1;
+            continue;
+        }
+        if (!parse_include(r, d, name, &quoted) || !resolve(r->inc, r->path, quoted, name, path))
+            continue;
+        if (put_header(r, d, path) != 0)
+            return -1;
+    }
+    r->inc->pragma_once = once;
+    return 0;
+}
+
+int sl_rewrite_tree(const char *path, const sl_include_opts *opts, sl_outbuf *out, sl_outbuf *deps, char *err,
+                    size_t errcap)
+{
+    if (err && errcap)
+        err[0] = '\0';
+    sl_outbuf_free(out);
+    sl_outbuf_free(deps);
+    static const sl_include_opts none = {NULL, 0, NULL};
+    include_ctx c = {0};
+    c.opts = opts ? opts : &none;
+    char *src = NULL;
+    size_t len = 0;
+    if (read_all(path, &src, &len, err, errcap) != 0)
+        return -1;
+    char *real = realpath(path, NULL);
+    if (real)
+        c.chain[c.depth++] = real;
+    strbuf sb = {0};
+    int rc = rewrite_source(src, len, path, true, &c, &sb, err, errcap);
+    free(src);
+    free(real);
+    if (rc == 0 && (sb.oom || c.deps.oom)) {
+        if (err && errcap)
+            snprintf(err, errcap, "%s: error: out of memory while rewriting", path);
+        rc = -1;
+    }
+    if (rc != 0) {
+        free(sb.data);
+        free(c.deps.data);
+        return -1;
+    }
+    out->data = sb.data;
+    out->len = sb.len;
+    out->cap = sb.cap;
+    if (deps) {
+        deps->data = c.deps.data;
+        deps->len = c.deps.len;
+        deps->cap = c.deps.cap;
+    } else {
+        free(c.deps.data);
+    }
+    return 0;
+}

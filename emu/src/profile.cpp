@@ -335,42 +335,13 @@ int classify_slow(worker_state &s, std::uintptr_t addr)
 
 void add_site(simtlab_emu_profile_figures &f, std::uint8_t kind, const site_counts &c)
 {
-    switch (kind) {
-    case ev_block:
-        f.inst_executed += c.issues;
-        f.thread_inst_executed += c.lanes;
-        f.branches_diverged += c.diverged;
-        break;
-    case ev_gld:
-        f.gld_requests += c.issues;
-        f.gld_sectors += c.units;
-        f.gld_sectors_ideal += c.ideal;
-        break;
-    case ev_gst:
-        f.gst_requests += c.issues;
-        f.gst_sectors += c.units;
-        f.gst_sectors_ideal += c.ideal;
-        break;
-    case ev_sld:
-        f.shld_requests += c.issues;
-        f.shld_wavefronts += c.units;
-        f.shld_bank_conflicts += c.units - c.ideal;
-        break;
-    case ev_sst:
-        f.shst_requests += c.issues;
-        f.shst_wavefronts += c.units;
-        f.shst_bank_conflicts += c.units - c.ideal;
-        break;
-    case ev_gatom:
+    add_block_and_memory(f, kind, c);
+    if (kind == ev_gatom)
         f.global_atomics += c.issues;
-        f.atomic_lanes += c.lanes;
-        break;
-    case ev_satom:
+    if (kind == ev_satom)
         f.shared_atomics += c.issues;
+    if (kind == ev_gatom || kind == ev_satom)
         f.atomic_lanes += c.lanes;
-        break;
-    default: break;
-    }
     f.thread_inst_per_inst = f.inst_executed ? static_cast<double>(f.thread_inst_executed) / f.inst_executed : 0.0;
     f.simt_efficiency = f.thread_inst_per_inst / 32.0;
 }

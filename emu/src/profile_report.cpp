@@ -298,26 +298,9 @@ std::vector<simtlab_emu_profile_line> lines_of(const launch_result &r)
             std::snprintf(l.file, sizeof l.file, "%s", loc.file.c_str());
             l.line = loc.line;
             const site_counts &c = r.sites[i].c;
-            switch (r.sites[i].kind) {
-            case ev_block:
-                l.inst_executed += c.issues;
-                l.thread_inst_executed += c.lanes;
-                l.branches_diverged += c.diverged;
-                break;
-            case ev_gld: l.gld_requests += c.issues; l.gld_sectors += c.units; l.gld_sectors_ideal += c.ideal; break;
-            case ev_gst: l.gst_requests += c.issues; l.gst_sectors += c.units; l.gst_sectors_ideal += c.ideal; break;
-            case ev_sld:
-                l.shld_requests += c.issues;
-                l.shld_wavefronts += c.units;
-                l.shld_bank_conflicts += c.units - c.ideal;
-                break;
-            case ev_sst:
-                l.shst_requests += c.issues;
-                l.shst_wavefronts += c.units;
-                l.shst_bank_conflicts += c.units - c.ideal;
-                break;
-            default: l.atomics += c.issues; break;
-            }
+            add_block_and_memory(l, r.sites[i].kind, c);
+            if (r.sites[i].kind == ev_gatom || r.sites[i].kind == ev_satom)
+                l.atomics += c.issues;
         }
     }
     std::vector<simtlab_emu_profile_line> lines;

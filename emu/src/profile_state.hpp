@@ -148,6 +148,41 @@ struct launch_result {
     std::vector<site_result> sites;
 };
 
+/* One site's counts into a struct with the fields of
+ * simtlab_emu_profile_figures (the figures, or one source line's share):
+ * everything but the atomics, which the two count differently. */
+template <class F>
+void add_block_and_memory(F &f, std::uint8_t kind, const site_counts &c)
+{
+    switch (kind) {
+    case ev_block:
+        f.inst_executed += c.issues;
+        f.thread_inst_executed += c.lanes;
+        f.branches_diverged += c.diverged;
+        break;
+    case ev_gld:
+        f.gld_requests += c.issues;
+        f.gld_sectors += c.units;
+        f.gld_sectors_ideal += c.ideal;
+        break;
+    case ev_gst:
+        f.gst_requests += c.issues;
+        f.gst_sectors += c.units;
+        f.gst_sectors_ideal += c.ideal;
+        break;
+    case ev_sld:
+        f.shld_requests += c.issues;
+        f.shld_wavefronts += c.units;
+        f.shld_bank_conflicts += c.units - c.ideal;
+        break;
+    case ev_sst:
+        f.shst_requests += c.issues;
+        f.shst_wavefronts += c.units;
+        f.shst_bank_conflicts += c.units - c.ideal;
+        break;
+    default: break;
+    }
+}
 /* The totals of a set of sites, into fig's counters. */
 void add_site(simtlab_emu_profile_figures &fig, std::uint8_t kind, const site_counts &c);
 

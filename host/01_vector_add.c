@@ -44,6 +44,26 @@ static sl_status check_args(const char *fn, const float *a, const float *b, cons
     return sl_check_block(opts ? opts->block : 0, VECTOR_ADD_DEFAULT_BLOCK, block);
 }
 
+/* One launch of a version, for sl_launch_timed. */
+typedef struct vector_add_launch {
+    int version, block;
+    const float *a, *b;
+    float *c;
+    size_t n;
+    unsigned *grid; /* may be NULL */
+} vector_add_launch;
+
+static cudaError_t launch_vector_add(void *ctx)
+{
+    const vector_add_launch *l = ctx;
+    return sl_vector_add_launch(l->version, l->a, l->b, l->c, l->n, l->block, 0, l->grid);
+}
+
+static sl_status launch_timed(const vector_add_launch *l, double *kernel_ms)
+{
+    return sl_launch_timed(sl_vector_add_kernel_name(l->version), launch_vector_add, (void *)l, kernel_ms);
+}
+
 sl_status sl_vector_add(const float *a, const float *b, float *c, size_t n, const sl_opts *opts,
                         sl_report *report)
 {
@@ -59,7 +79,6 @@ sl_status sl_vector_add(const float *a, const float *b, float *c, size_t n, cons
 
     double t_start = sl_host_ms(), t;
     float *d_a = NULL, *d_b = NULL, *d_c = NULL;
-    sl_event_timer timer = {NULL, NULL};
 
     t = sl_host_ms();
     if ((st = sl_alloc_device(&d_a, bytes)) != SL_OK) goto cleanup;
@@ -73,11 +92,8 @@ sl_status sl_vector_add(const float *a, const float *b, float *c, size_t n, cons
     r->phase_ms[SL_PHASE_H2D] = sl_host_ms() - t;
     r->bytes_h2d = 2 * bytes;
 
-    if ((st = sl_event_timer_create(&timer)) != SL_OK) goto cleanup;
-    if ((st = sl_event_timer_start(&timer)) != SL_OK) goto cleanup;
-    SL_LAUNCH_CHECK_GOTO(sl_vector_add_launch(version, d_a, d_b, d_c, n, block, 0, &r->grid),
-                         sl_vector_add_kernel_name(version), st, cleanup);
-    if ((st = sl_event_timer_stop(&timer, &r->phase_ms[SL_PHASE_KERNEL])) != SL_OK) goto cleanup;
+    vector_add_launch l = {version, block, d_a, d_b, d_c, n, &r->grid};
+    if ((st = launch_timed(&l, &r->phase_ms[SL_PHASE_KERNEL])) != SL_OK) goto cleanup;
 
     t = sl_host_ms();
     SL_CUDA_GOTO(cudaMemcpy(c, d_c, bytes, cudaMemcpyDeviceToHost), st, cleanup);
@@ -85,7 +101,6 @@ sl_status sl_vector_add(const float *a, const float *b, float *c, size_t n, cons
     r->bytes_d2h = bytes;
 
 cleanup:
-    sl_event_timer_destroy(&timer);
     t = sl_host_ms();
     st = sl_free_device_all(st, d_a, d_b, d_c);
     r->phase_ms[SL_PHASE_FREE] = sl_host_ms() - t;
@@ -112,15 +127,8 @@ sl_status sl_vector_add_device(const float *a, const float *b, float *c, size_t 
     *kernel_ms = 0.0;
     if (n == 0) return SL_OK;
     if ((st = sl_check_block_on_device(block)) != SL_OK) return st;
-    sl_event_timer timer;
-    if ((st = sl_event_timer_create(&timer)) != SL_OK) return st;
-    if ((st = sl_event_timer_start(&timer)) != SL_OK) goto cleanup;
-    SL_LAUNCH_CHECK_GOTO(sl_vector_add_launch(version, a, b, c, n, block, 0, NULL),
-                         sl_vector_add_kernel_name(version), st, cleanup);
-    st = sl_event_timer_stop(&timer, kernel_ms);
-cleanup:
-    sl_event_timer_destroy(&timer);
-    return st;
+    vector_add_launch l = {version, block, a, b, c, n, NULL};
+    return launch_timed(&l, kernel_ms);
 }
 
 /* ---- CPU baselines: what the GPU must beat -------------------------------- */

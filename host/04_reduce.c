@@ -98,19 +98,23 @@ static sl_status alloc_scratch(const reduce_call *c, void **ws, void **d_out)
     return st;
 }
 
-/* Every launch of the version, timed with events, checked, synchronized. */
+/* Every launch of the version, timed, checked, synchronized. */
+typedef struct reduce_launch {
+    const reduce_call *call;
+    const void *x;
+    void *ws, *out;
+} reduce_launch;
+
+static cudaError_t launch_reduce(void *ctx)
+{
+    const reduce_launch *l = ctx;
+    return sl_reduce_launch(&l->call->plan, l->x, l->ws, l->out, 0);
+}
+
 static sl_status run_timed(const reduce_call *c, const void *d_x, void *ws, void *d_out, double *ms)
 {
-    sl_event_timer timer = {NULL, NULL};
-    sl_status st = sl_event_timer_create(&timer);
-    if (st == SL_OK) st = sl_event_timer_start(&timer);
-    if (st != SL_OK) goto cleanup;
-    SL_LAUNCH_CHECK_GOTO(sl_reduce_launch(&c->plan, d_x, ws, d_out, 0), sl_reduce_kernel_name(c->version), st,
-                         cleanup);
-    st = sl_event_timer_stop(&timer, ms);
-cleanup:
-    sl_event_timer_destroy(&timer);
-    return st;
+    reduce_launch l = {c, d_x, ws, d_out};
+    return sl_launch_timed(sl_reduce_kernel_name(c->version), launch_reduce, &l, ms);
 }
 
 /* The whole lifecycle for host data; `result` receives

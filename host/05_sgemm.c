@@ -88,18 +88,21 @@ static sl_sgemm_args kernel_args(const sgemm_call *c, const float *a, const floa
     return p;
 }
 
+typedef struct sgemm_launch {
+    const sgemm_call *call;
+    const sl_sgemm_args *args;
+} sgemm_launch;
+
+static cudaError_t launch_sgemm(void *ctx)
+{
+    const sgemm_launch *l = ctx;
+    return sl_sgemm_launch(l->call->version, l->call->block, l->call->shape, l->args, 0);
+}
+
 static sl_status launch_timed(const sgemm_call *c, const sl_sgemm_args *p, double *ms)
 {
-    sl_event_timer timer = {NULL, NULL};
-    sl_status st = sl_event_timer_create(&timer);
-    if (st == SL_OK) st = sl_event_timer_start(&timer);
-    if (st != SL_OK) goto cleanup;
-    SL_LAUNCH_CHECK_GOTO(sl_sgemm_launch(c->version, c->block, c->shape, p, 0), sl_sgemm_kernel_name(c->version),
-                         st, cleanup);
-    st = sl_event_timer_stop(&timer, ms);
-cleanup:
-    sl_event_timer_destroy(&timer);
-    return st;
+    sgemm_launch l = {c, p};
+    return sl_launch_timed(sl_sgemm_kernel_name(c->version), launch_sgemm, &l, ms);
 }
 
 sl_status sl_sgemm(size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b,

@@ -66,18 +66,23 @@ static sl_status check_args(transpose_call *c, const float *in, const float *out
     }
 }
 
+typedef struct transpose_launch {
+    const transpose_call *call;
+    const float *in;
+    float *out;
+} transpose_launch;
+
+static cudaError_t launch_transpose(void *ctx)
+{
+    const transpose_launch *l = ctx;
+    const transpose_call *c = l->call;
+    return sl_transpose_launch(c->version, l->in, c->rows, c->cols, c->ld_in, l->out, c->ld_out, 0);
+}
+
 static sl_status launch_timed(const transpose_call *c, const float *in, float *out, double *ms)
 {
-    sl_event_timer timer = {NULL, NULL};
-    sl_status st = sl_event_timer_create(&timer);
-    if (st == SL_OK) st = sl_event_timer_start(&timer);
-    if (st != SL_OK) goto cleanup;
-    SL_LAUNCH_CHECK_GOTO(sl_transpose_launch(c->version, in, c->rows, c->cols, c->ld_in, out, c->ld_out, 0),
-                         sl_transpose_kernel_name(c->version), st, cleanup);
-    st = sl_event_timer_stop(&timer, ms);
-cleanup:
-    sl_event_timer_destroy(&timer);
-    return st;
+    transpose_launch l = {c, in, out};
+    return sl_launch_timed(sl_transpose_kernel_name(c->version), launch_transpose, &l, ms);
 }
 
 sl_status sl_transpose(const float *in, size_t rows, size_t cols, size_t ld_in, float *out, size_t ld_out,

@@ -90,6 +90,13 @@ typedef struct sl_event_timer {
 } sl_event_timer;
 
 sl_status sl_event_timer_create(sl_event_timer *t);
+
+/* Every launch a kernel call needs, made by `launch(ctx)` (which returns the
+ * first launch's error without synchronizing), timed with a pair of events,
+ * then checked (cudaGetLastError, and cudaDeviceSynchronize for faults while
+ * it ran). `what` names the kernel in a failure's message. */
+typedef cudaError_t (*sl_launch_fn)(void *ctx);
+sl_status sl_launch_timed(const char *what, sl_launch_fn launch, void *ctx, double *kernel_ms);
 void sl_event_timer_destroy(sl_event_timer *t);
 sl_status sl_event_timer_start(sl_event_timer *t);
 /* Records the stop event, waits for it, returns the elapsed milliseconds. */

@@ -52,6 +52,19 @@ sl_status sl_event_timer_stop(sl_event_timer *t, double *ms)
     return SL_OK;
 }
 
+sl_status sl_launch_timed(const char *what, sl_launch_fn launch, void *ctx, double *kernel_ms)
+{
+    sl_event_timer timer = {NULL, NULL};
+    sl_status st = sl_event_timer_create(&timer);
+    if (st == SL_OK) st = sl_event_timer_start(&timer);
+    if (st != SL_OK) goto cleanup;
+    SL_LAUNCH_CHECK_GOTO(launch(ctx), what, st, cleanup);
+    st = sl_event_timer_stop(&timer, kernel_ms);
+cleanup:
+    sl_event_timer_destroy(&timer);
+    return st;
+}
+
 static int compare_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;

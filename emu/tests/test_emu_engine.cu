@@ -189,6 +189,8 @@ __global__ void half_exit_then_barrier(int *out)
 
 Test(engine, a_barrier_waits_only_for_threads_that_have_not_exited)
 {
+    /* The PTX rule itself: synccheck (test_emu_synccheck.cu) would fail it. */
+    cr_assert_eq(setenv("SIMTLAB_EMU_SYNCCHECK", "0", 1), 0);
     int *out = device_alloc<int>(32);
     half_exit_then_barrier<<<4, 64>>>(out);
     expect_launch_ok("half_exit_then_barrier");
@@ -213,6 +215,8 @@ __global__ void odd_exit_while_even_wait(int *out)
 
 Test(engine, threads_exiting_while_others_wait_release_the_barrier)
 {
+    /* The PTX rule itself: synccheck (test_emu_synccheck.cu) would fail it. */
+    cr_assert_eq(setenv("SIMTLAB_EMU_SYNCCHECK", "0", 1), 0);
     int *out = device_alloc<int>(64);
     odd_exit_while_even_wait<<<1, 128>>>(out);
     expect_launch_ok("odd_exit_while_even_wait");

@@ -108,12 +108,12 @@ Test(synccheck, a_barrier_inside_if_t_less_than_stride_fails_naming_the_line_and
 constexpr int first_warp_line = __LINE__ + 6;
 __global__ void barrier_for_the_first_warp(float *data)
 {
-    const unsigned t = threadIdx.x;
-    data[t] += 1.0f;
+    const unsigned t = threadIdx.x, i = blockIdx.x * blockDim.x + t;
+    data[i] += 1.0f;
     if (t < 32)
         __syncthreads();
     if (t == 0)
-        data[0] = 100.0f;
+        data[i] = 100.0f;
 }
 
 Test(synccheck, a_barrier_for_the_first_warp_only_fails, .init = setup_default)

@@ -7,6 +7,7 @@
 #               series='cpu cpu_omp v1'; labels='CPU, 1 core|CPU, all cores|v1 (emulated)'; \
 #               marks='65536|GPU wins from here'" bench/plot.gp
 #
+# subtitle (optional): a second title line, the machine and backend;
 # series: the CSV's column names, blank-separated; labels: the legend's text
 # for each, '|'-separated, in the same order; y: a gnuplot expression over
 # the row ($1 n, $3 median ms, $6 rate); marks: 'x|label' pairs joined by
@@ -16,6 +17,7 @@ if (!exists("y")) y = "$6"
 if (!exists("logy")) logy = 1
 if (!exists("labels")) labels = ""
 if (!exists("marks")) marks = ""
+if (!exists("subtitle")) subtitle = ""
 if (!exists("xlabel")) xlabel = "n (elements)"
 if (!exists("ylabel")) ylabel = "GB/s (median)"
 
@@ -26,13 +28,15 @@ if (term eq "svg") {
 }
 set output out
 set datafile separator ","
-set title title
+set title (subtitle eq "" ? title : title . "\n" . subtitle)
 set xlabel xlabel
 set ylabel ylabel
 set logscale x 2
 set format x "2^{%L}"
 set format x "2^%L"
 set autoscale xfix
+# Tics where the data are: from the smallest x, every factor xstep.
+if (exists("xfirst") && exists("xstep") && xstep > 1) set xtics xfirst, xstep
 set offsets graph 0.02, graph 0.02, 0, 0
 if (logy) { set logscale y 10; set format y "%g" }
 set grid xtics ytics mytics lc rgb "#dddddd"

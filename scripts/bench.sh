@@ -32,6 +32,8 @@ mmss() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
 # ---- the steps: binary, CSV name, what it is -----------------------------------
 steps=()
 skipped=()
+no_gpu_names=""
+no_gpu_why=""
 for b in "$bin"/bench_[0-9][0-9]_*; do
   case "$b" in *_emu) continue ;; esac
   [ -x "$b" ] || continue
@@ -50,7 +52,8 @@ for b in "$bin"/bench_[0-9][0-9]_*; do
   else
     steps+=("$b|$name|$([ "$gpu" = 1 ] && echo gpu || echo cpu-only)")
     if [ "$gpu" != 1 ]; then
-      skipped+=("$name: GPU columns ($why)")
+      no_gpu_names="${no_gpu_names:+$no_gpu_names, }$name"
+      no_gpu_why=$(sed -E 's/^.* failed at [^ ]*:[0-9]+: //' <<<"$why")
       [ -x "${b}_emu" ] && steps+=("${b}_emu|${name}_emu|emulator")
     elif [ "${SIMTLAB_BENCH_EMU:-0}" = 1 ] && [ -x "${b}_emu" ]; then
       steps+=("${b}_emu|${name}_emu|emulator")
@@ -146,6 +149,11 @@ draw() { # csv id title xlabel ylabel y logy series...
   cols=${cols# }
   [ -n "$cols" ] || return 0
   for c in $cols; do labels="$labels|$(legend_of "$csv" "$c" "$emulated")"; done
+  # the x values present: tics at the first and every step after it
+  local xs xfirst xstep
+  xs=$(grep -E "^[0-9]+,($(tr ' ' '|' <<<"$cols"))," "$csv" | cut -d, -f1 | sort -nu | head -n 2 | tr '\n' ' ')
+  xfirst=$(cut -d' ' -f1 <<<"$xs")
+  xstep=$(awk '{ print ($2 > $1 && $1 > 0) ? int($2 / $1) : 0 }' <<<"$xs")
   labels=${labels#|}
   marks=$(grep "^# mark: $id;" "$csv" | sed "s/^# mark: $id;//" | tr ';' '|' | paste -sd';' -)
   local machine device where full
@@ -154,12 +162,13 @@ draw() { # csv id title xlabel ylabel y logy series...
   if [ $emulated = 1 ]; then where="EMULATED on the CPU ($machine): device columns are not GPU times"
   elif grep -q '^# device: none' "$csv"; then where="CPU only, GPU columns skipped ($machine)"
   else where="GPU: $device ($machine)"; fi
-  full=$(printf '%s — %s' "$title" "$where" | safe)
+  full=$(printf '%s' "$title" | safe)
+  where=$(printf '%s' "$where" | safe)
   xlabel=$(printf '%s' "$xlabel" | safe)
   ylabel=$(printf '%s' "$ylabel" | safe)
   [ -n "$id" ] && base="$base-$id"
   for term in png svg; do
-    if gnuplot -e "csv='$csv'; out='$out/$base.$term'; term='$term'; title='$full'; xlabel='$xlabel'; ylabel='$ylabel'; y='$y'; logy=$logy; series='$cols'; labels='$labels'; marks='$marks'" \
+    if gnuplot -e "csv='$csv'; out='$out/$base.$term'; term='$term'; title='$full'; subtitle='$where'; xfirst=${xfirst:-1}; xstep=${xstep:-0}; xlabel='$xlabel'; ylabel='$ylabel'; y='$y'; logy=$logy; series='$cols'; labels='$labels'; marks='$marks'" \
         "$here/bench/plot.gp" 2>"$out/$base.$term.err"; then
       charts+=("$out/$base.$term"); rm -f "$out/$base.$term.err"
     else
@@ -217,6 +226,7 @@ while IFS= read -r line; do skipped+=("$line"); done < <(
     csv="$out/$(cut -d'|' -f2 <<<"$step").csv"
     [ -f "$csv" ] && grep '^# skipped: ' "$csv" | sed "s/^# skipped: /$(basename "$csv" .csv): /"
   done | grep -v 'no CUDA device' | sort -u | head -n 8)
+[ -n "$no_gpu_names" ] && skipped=("GPU columns of $no_gpu_names: $no_gpu_why" "${skipped[@]}")
 if [ ${#skipped[@]} -gt 0 ]; then
   echo "skipped:"
   for s in "${skipped[@]}"; do echo "  $s" | cut -c1-160; done

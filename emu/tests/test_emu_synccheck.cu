@@ -37,11 +37,11 @@ static float *upload_ones(unsigned n)
     return device;
 }
 
-static float first_value(const float *device)
+static std::vector<float> download(const float *device, unsigned n)
 {
-    float v = -1.0f;
-    cr_assert_eq(cudaMemcpy(&v, device, sizeof v, cudaMemcpyDeviceToHost), cudaSuccess);
-    return v;
+    std::vector<float> host(n, -1.0f);
+    cr_assert_eq(cudaMemcpy(host.data(), device, n * sizeof(float), cudaMemcpyDeviceToHost), cudaSuccess);
+    return host;
 }
 
 /* The launch just made failed with cudaErrorLaunchFailure, and its
@@ -181,8 +181,7 @@ Test(synccheck, synccheck_0_accepts_a_barrier_that_exited_threads_skip, .init = 
     float *data = upload_ones(128);
     barrier_for_the_first_warp<<<2, 64>>>(data);
     expect_launch_ok("barrier_for_the_first_warp with SIMTLAB_EMU_SYNCCHECK=0");
-    std::vector<float> host(128);
-    cr_assert_eq(cudaMemcpy(host.data(), data, sizeof(float) * 128, cudaMemcpyDeviceToHost), cudaSuccess);
+    const std::vector<float> host = download(data, 128);
     cr_assert_eq(host[0], 100.0f);
     cr_assert_eq(host[64], 100.0f);
     cr_assert_eq(host[1], 2.0f);
@@ -237,8 +236,7 @@ Test(synccheck, barriers_in_uniform_branches_pass, .init = setup_default)
     float *out = upload_ones(4);
     uniform_branches<<<4, 64>>>(in, out, n, 1);
     expect_launch_ok("uniform_branches");
-    std::vector<float> host(4);
-    cr_assert_eq(cudaMemcpy(host.data(), out, sizeof(float) * 4, cudaMemcpyDeviceToHost), cudaSuccess);
+    const std::vector<float> host = download(out, 4);
     cr_assert_eq(host[0], 64.0f);
     cr_assert_eq(host[1], 64.0f);
     cr_assert_eq(host[2], 64.0f);
@@ -264,6 +262,6 @@ Test(synccheck, exits_after_the_last_barrier_pass, .init = setup_default)
     float *data = upload_ones(32);
     exit_after_the_last_barrier<<<1, 32>>>(data);
     expect_launch_ok("exit_after_the_last_barrier");
-    cr_assert_eq(first_value(data), 1.0f);
+    cr_assert_eq(download(data, 1)[0], 1.0f);
     cudaFree(data);
 }

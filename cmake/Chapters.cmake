@@ -16,6 +16,17 @@ list(FILTER SIMTLAB_KERNEL_PORTABLE_SOURCES EXCLUDE REGEX "_vendor\\.cu$")
 
 # ---- the emulator backend -------------------------------------------------
 sl_emu_rewrite(SIMTLAB_KERNEL_EMU_SOURCES ${SIMTLAB_KERNEL_PORTABLE_SOURCES})
+# The chapters' kernels carry the SIMT counters' instrumentation in the
+# emulator build (emu/README.md, "SIMT counters"), so that every _emu program
+# can show the modelled figures (divergence, sectors per request, bank
+# conflicts) beside its results. It costs the emulated kernels about 1.6x in
+# CPU time while no counting is asked for (measured on chapter 04's tests);
+# emulated times are CPU times and labelled so either way. OFF builds them
+# plain, and the modelled columns then say why they are missing.
+option(SIMTLAB_EMU_CHAPTER_COUNTERS "Build the chapters' emulated kernels with the SIMT counters" ON)
+if(SIMTLAB_EMU_CHAPTER_COUNTERS)
+  sl_emu_profile_sources(${SIMTLAB_KERNEL_EMU_SOURCES})
+endif()
 add_library(simtlab_emu STATIC ${SIMTLAB_HOST_SOURCES} ${SIMTLAB_KERNEL_EMU_SOURCES})
 target_include_directories(simtlab_emu BEFORE PUBLIC ${PROJECT_SOURCE_DIR}/emu/include)
 target_include_directories(simtlab_emu PUBLIC ${PROJECT_SOURCE_DIR}/host/include

@@ -23,10 +23,14 @@ option(SIMTLAB_EMU_PROFILE "Instrument emulator builds of .cu files for the SIMT
 # layout of the program does not change. No sibling calls: a block that
 # only returns would jump to its hook, which would then see the caller's
 # return address instead of its own site.
-set(SIMTLAB_EMU_PROFILE_FLAGS
+# A global property, not a variable: this file is included from emu/'s
+# directory, and the functions below also run from the project's other
+# directories, which do not see emu/'s variables.
+set_property(GLOBAL PROPERTY SIMTLAB_EMU_PROFILE_FLAGS
   -fsanitize=kernel-address --param=asan-instrumentation-with-call-threshold=0
   --param=asan-stack=0 --param=asan-globals=0 --param=asan-memintrin=0
   -fsanitize-coverage=trace-pc -fno-optimize-sibling-calls -DSIMTLAB_EMU_PROFILE_BUILD=1)
+get_property(SIMTLAB_EMU_PROFILE_FLAGS GLOBAL PROPERTY SIMTLAB_EMU_PROFILE_FLAGS)
 if(SIMTLAB_EMU_PROFILE AND NOT CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
   message(WARNING "SIMTLAB_EMU_PROFILE needs GCC's -fsanitize=kernel-address and "
                   "-fsanitize-coverage=trace-pc; ${CMAKE_CXX_COMPILER_ID} is not supported: "
@@ -40,13 +44,14 @@ function(sl_emu_profile_sources)
   if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
     return()
   endif()
+  get_property(flags GLOBAL PROPERTY SIMTLAB_EMU_PROFILE_FLAGS)
   foreach(gen IN LISTS ARGN)
     get_source_file_property(opts "${gen}" COMPILE_OPTIONS)
     if(NOT opts)
       set(opts "")
     endif()
     if(NOT "-fsanitize-coverage=trace-pc" IN_LIST opts)
-      list(APPEND opts ${SIMTLAB_EMU_PROFILE_FLAGS})
+      list(APPEND opts ${flags})
     endif()
     set_source_files_properties("${gen}" PROPERTIES COMPILE_OPTIONS "${opts}")
   endforeach()

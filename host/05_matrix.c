@@ -56,30 +56,16 @@ sl_status sl_gemm_check(sl_gemm_call *g)
     return sl_matrix_span_bytes(g->m, g->n, g->ldc, what, &g->c_bytes);
 }
 
-static double per_request(unsigned long long count, unsigned long long requests)
+sl_status sl_count_launch(sl_status (*launch)(void *ctx), void *ctx, sl_counter_ratios *out, sl_modelled *raw)
 {
-    return requests ? (double)count / (double)requests : 0.0;
-}
-
-sl_status sl_count_launch(sl_status (*launch)(void *ctx), void *ctx, sl_counter_ratios *out,
-                          sl_backend_counters *raw)
-{
-    sl_backend_counters c;
+    sl_modelled c;
     memset(out, 0, sizeof *out);
-    sl_status st = sl_backend_counters_begin();
+    sl_status st = sl_modelled_run(launch, ctx, &c);
     if (st != SL_OK) return st;
-    sl_status run = launch(ctx);
-    if (run != SL_OK) {
-        sl_error_hold();
-        sl_backend_counters_end(&c);
-        sl_error_release();
-        return run;
-    }
-    if ((st = sl_backend_counters_end(&c)) != SL_OK) return st;
-    out->ld_sectors = per_request(c.gld_sectors, c.gld_requests);
-    out->st_sectors = per_request(c.gst_sectors, c.gst_requests);
-    out->shld_conflicts = per_request(c.shld_bank_conflicts, c.shld_requests);
-    out->shst_conflicts = per_request(c.shst_bank_conflicts, c.shst_requests);
+    out->ld_sectors = sl_modelled_per_request(c.gld_sectors, c.gld_requests);
+    out->st_sectors = sl_modelled_per_request(c.gst_sectors, c.gst_requests);
+    out->shld_conflicts = sl_modelled_per_request(c.shld_bank_conflicts, c.shld_requests);
+    out->shst_conflicts = sl_modelled_per_request(c.shst_bank_conflicts, c.shst_requests);
     if (raw) *raw = c;
     return SL_OK;
 }

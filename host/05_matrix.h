@@ -36,8 +36,7 @@ typedef struct sl_counter_ratios {
 /* Runs launch(ctx) (one checked launch) with the backend's SIMT counters
  * on and fills *out with its ratios (and *raw, when not NULL, with the
  * counts). A failed launch's message is kept over the counters'. */
-sl_status sl_count_launch(sl_status (*launch)(void *ctx), void *ctx, sl_counter_ratios *out,
-                          sl_backend_counters *raw);
+sl_status sl_count_launch(sl_status (*launch)(void *ctx), void *ctx, sl_counter_ratios *out, sl_modelled *raw);
 
 /* One C = alpha * A * B + beta * C call's matrices, as every SGEMM entry
  * point (device, vendor, CPU) receives them. */

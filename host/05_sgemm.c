@@ -259,7 +259,7 @@ sl_status sl_sgemm_modelled(int version, size_t m, size_t n, size_t k, sl_sgemm_
     if (st != SL_OK) return st;
     model->tile_flops_per_byte = sl_sgemm_tile_flops_per_byte(call.version, call.shape);
     if (m == 0 || n == 0 || k == 0) return SL_OK;
-    if ((st = sl_backend_counters_available()) != SL_OK) return st;
+    if ((st = sl_modelled_available()) != SL_OK) return st;
     if ((st = sl_alloc_device(&d_a, call.g.a_bytes)) != SL_OK) goto cleanup;
     if ((st = sl_alloc_device(&d_b, call.g.b_bytes)) != SL_OK) goto cleanup;
     if ((st = sl_alloc_device(&d_c, call.g.c_bytes)) != SL_OK) goto cleanup;
@@ -267,7 +267,7 @@ sl_status sl_sgemm_modelled(int version, size_t m, size_t n, size_t k, sl_sgemm_
     if ((st = sl_fill_bytes_device(d_b, 0, call.g.b_bytes)) != SL_OK) goto cleanup;
     model_run run = {&call, kernel_args(&call, d_a, d_b, d_c)};
     sl_counter_ratios r;
-    sl_backend_counters raw;
+    sl_modelled raw;
     if ((st = sl_count_launch(model_launch, &run, &r, &raw)) != SL_OK) goto cleanup;
     model->load_sectors_per_request = r.ld_sectors;
     model->store_sectors_per_request = r.st_sectors;

@@ -163,13 +163,13 @@ sl_status sl_transpose_modelled(int version, size_t rows, size_t cols, sl_transp
     float *d_in = NULL, *d_out = NULL;
     sl_status st = check_args(&c, (const float *)model, (float *)model, &opts); /* any non-NULL pointer */
     if (st != SL_OK || rows == 0 || cols == 0) return st;
-    if ((st = sl_backend_counters_available()) != SL_OK) return st;
+    if ((st = sl_modelled_available()) != SL_OK) return st;
     if ((st = sl_alloc_device(&d_in, c.in_bytes)) != SL_OK) goto cleanup;
     if ((st = sl_alloc_device(&d_out, c.out_bytes)) != SL_OK) goto cleanup;
     if ((st = sl_fill_bytes_device(d_in, 0, c.in_bytes)) != SL_OK) goto cleanup;
     model_run run = {&c, d_in, d_out};
     sl_counter_ratios r;
-    sl_backend_counters raw;
+    sl_modelled raw;
     if ((st = sl_count_launch(model_launch, &run, &r, &raw)) != SL_OK) goto cleanup;
     model->load_sectors_per_request = r.ld_sectors;
     model->store_sectors_per_request = r.st_sectors;

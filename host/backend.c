@@ -3,9 +3,10 @@
 #include "sl_backend.h"
 #include "sl_internal.h"
 
+#include <string.h>
+
 #ifdef SIMTLAB_EMU
 #include <simtlab_emu/profile.h>
-#include <string.h>
 #endif
 
 const char *sl_backend_name(void) { return sl_backend_is_emulator() ? "emulator" : "cuda"; }
@@ -28,12 +29,13 @@ const char *sl_backend_diagnostic(void)
 #endif
 }
 
-sl_status sl_backend_counters_available(void)
+sl_status sl_modelled_available(void)
 {
 #ifdef SIMTLAB_EMU
     if (!simtlab_emu_profile_available())
         return sl_fail(SL_ERR_UNSUPPORTED, "the emulator's SIMT counters: this program's kernels were compiled "
-                       "without their instrumentation (configure with -DSIMTLAB_EMU_PROFILE=ON)");
+                       "without their instrumentation (the project builds them with it unless configured with "
+                       "-DSIMTLAB_EMU_CHAPTER_COUNTERS=OFF; slcc: --profile)");
     return SL_OK;
 #else
     return sl_fail(SL_ERR_UNSUPPORTED, "modelled counters come from the CPU emulator (the _emu build); on a GPU, "
@@ -41,31 +43,35 @@ sl_status sl_backend_counters_available(void)
 #endif
 }
 
-sl_status sl_backend_counters_begin(void)
+sl_status sl_modelled_begin(void)
 {
-    sl_status st = sl_backend_counters_available();
+    sl_status st = sl_modelled_available();
 #ifdef SIMTLAB_EMU
     if (st == SL_OK) simtlab_emu_profile_begin();
 #endif
     return st;
 }
 
-sl_status sl_backend_counters_end(sl_backend_counters *out)
+sl_status sl_modelled_end(sl_modelled *out)
 {
+    if (!out) return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_modelled_end: out is NULL");
+    memset(out, 0, sizeof *out);
 #ifdef SIMTLAB_EMU
     simtlab_emu_profile_end();
     simtlab_emu_profile_figures f;
-    memset(out, 0, sizeof *out);
-    if (simtlab_emu_profile_last(&f) != 0)
-        return sl_fail(SL_ERR_UNSUPPORTED, "the emulator's SIMT counters: %s", simtlab_emu_profile_why());
-    out->gld_requests = f.gld_requests, out->gld_sectors = f.gld_sectors;
-    out->gst_requests = f.gst_requests, out->gst_sectors = f.gst_sectors;
+    if (simtlab_emu_profile_window(&f) != 0)
+        return sl_fail(SL_ERR_UNSUPPORTED, "the emulator's SIMT counters: no launch was counted%s%s",
+                       simtlab_emu_profile_why()[0] ? ": " : "", simtlab_emu_profile_why());
+    out->warps = f.warps;
+    out->inst_executed = f.inst_executed, out->thread_inst_executed = f.thread_inst_executed;
+    out->simt_efficiency = f.simt_efficiency, out->branches_diverged = f.branches_diverged;
+    out->gld_requests = f.gld_requests, out->gld_sectors = f.gld_sectors, out->gld_sectors_ideal = f.gld_sectors_ideal;
+    out->gst_requests = f.gst_requests, out->gst_sectors = f.gst_sectors, out->gst_sectors_ideal = f.gst_sectors_ideal;
     out->shld_requests = f.shld_requests, out->shld_bank_conflicts = f.shld_bank_conflicts;
     out->shst_requests = f.shst_requests, out->shst_bank_conflicts = f.shst_bank_conflicts;
-    out->simt_efficiency = f.simt_efficiency;
-    return f.complete ? SL_OK : sl_fail(SL_ERR_CUDA, "the profiled launch failed: its counters are incomplete");
+    out->atomics = f.global_atomics + f.shared_atomics, out->barriers = f.barriers;
+    return f.complete ? SL_OK : sl_fail(SL_ERR_CUDA, "a counted launch failed: its counters are incomplete");
 #else
-    (void)out;
     return sl_fail(SL_ERR_UNSUPPORTED, "modelled counters come from the CPU emulator (the _emu build)");
 #endif
 }

@@ -33,25 +33,8 @@
  * thread; "" in the CUDA build, where the driver gives none. */
 const char *sl_backend_diagnostic(void);
 
-/* The SIMT counters the emulator models from a launch's real paths and
- * addresses (emu/include/simtlab_emu/profile.h; each named after the Nsight
- * Compute metric it models): always "modelled", never measured. */
-typedef struct sl_backend_counters {
-    unsigned long long gld_requests, gld_sectors;   /* global loads: warp requests, 32-byte sectors */
-    unsigned long long gst_requests, gst_sectors;   /* global stores */
-    unsigned long long shld_requests, shld_bank_conflicts; /* shared loads: requests, wavefronts beyond one */
-    unsigned long long shst_requests, shst_bank_conflicts; /* shared stores */
-    double simt_efficiency;                         /* active lanes per warp instruction / 32 */
-} sl_backend_counters;
-
-/* Counts the launches made until sl_backend_counters_end, which fills *out
- * with the last one's counters. _available answers without counting.
- * SL_ERR_UNSUPPORTED, with the reason, in the
- * CUDA build (a GPU's own counters: Nsight Compute) and in an emulator
- * build whose kernels were compiled without the counters'
- * instrumentation. */
-sl_status sl_backend_counters_available(void);
-sl_status sl_backend_counters_begin(void);
-sl_status sl_backend_counters_end(sl_backend_counters *out);
+/* The modelled SIMT counters (simtlab/core.h's sl_modelled_*) are the
+ * emulator's (emu/include/simtlab_emu/profile.h); host/backend.c reaches
+ * them, and answers SL_ERR_UNSUPPORTED in the CUDA build. */
 
 #endif

@@ -69,6 +69,38 @@ observer the_observer;
 std::atomic<int> instrumented_units{0};
 std::atomic<bool> default_on{false};
 std::atomic<int> api_depth{0};
+/* The sum of every launch profiled since the outermost simtlab_emu_profile_begin
+ * (simtlab_emu_profile_window): a host call that launches several kernels
+ * (a reduction's passes) is described by the total, not by its last pass. */
+simtlab_emu_profile_figures window;
+bool have_window = false;
+
+void add_figures(simtlab_emu_profile_figures &to, const simtlab_emu_profile_figures &f)
+{
+    if (!have_window) {
+        to = f;
+        have_window = true;
+        return;
+    }
+    to.blocks += f.blocks, to.threads += f.threads, to.warps += f.warps;
+    to.complete = to.complete && f.complete;
+    to.inst_executed += f.inst_executed, to.thread_inst_executed += f.thread_inst_executed;
+    to.branches_diverged += f.branches_diverged;
+    to.gld_requests += f.gld_requests, to.gld_sectors += f.gld_sectors;
+    to.gld_sectors_ideal += f.gld_sectors_ideal;
+    to.gst_requests += f.gst_requests, to.gst_sectors += f.gst_sectors;
+    to.gst_sectors_ideal += f.gst_sectors_ideal;
+    to.shld_requests += f.shld_requests, to.shld_wavefronts += f.shld_wavefronts;
+    to.shld_bank_conflicts += f.shld_bank_conflicts;
+    to.shst_requests += f.shst_requests, to.shst_wavefronts += f.shst_wavefronts;
+    to.shst_bank_conflicts += f.shst_bank_conflicts;
+    to.global_atomics += f.global_atomics, to.shared_atomics += f.shared_atomics;
+    to.atomic_lanes += f.atomic_lanes, to.barriers += f.barriers;
+    to.thread_inst_per_inst =
+        to.inst_executed ? (double)to.thread_inst_executed / (double)to.inst_executed : 0.0;
+    to.simt_efficiency = to.thread_inst_per_inst / 32.0;
+    std::snprintf(to.kernel, sizeof to.kernel, "%s", "(several kernels)");
+}
 
 /* The last profiled launch. */
 launch_result last;
@@ -488,6 +520,8 @@ void launch_end(const engine::grid_job &job, cudaError_t result)
     }
     last = r;
     have_last = true;
+    if (api_depth.load() > 0)
+        add_figures(window, r.fig);
     last_lines_ready = false;
     why_none = "";
     report_launch(last, whole_run);
@@ -529,7 +563,8 @@ int simtlab_emu_profile_available(void)
 
 void simtlab_emu_profile_begin(void)
 {
-    api_depth.fetch_add(1);
+    if (api_depth.fetch_add(1) == 0)
+        have_window = false;
 }
 
 void simtlab_emu_profile_end(void)
@@ -544,6 +579,14 @@ int simtlab_emu_profile_last(simtlab_emu_profile_figures *out)
     if (!out || !have_last)
         return 1;
     *out = last.fig;
+    return 0;
+}
+
+int simtlab_emu_profile_window(simtlab_emu_profile_figures *out)
+{
+    if (!out || !have_window)
+        return 1;
+    *out = window;
     return 0;
 }
 

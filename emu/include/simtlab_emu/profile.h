@@ -108,6 +108,13 @@ void simtlab_emu_profile_end(void);
  * for profiling: simtlab_emu_profile_why() says which). */
 int simtlab_emu_profile_last(simtlab_emu_profile_figures *out);
 
+/* The sum of every launch profiled since the outermost begin (until the
+ * next begin that follows an end): what one host call that launches several
+ * kernels did. kernel reads "(several kernels)" when there was more than
+ * one; the ratios are those of the sums. Returns 0, or 1 when no launch was
+ * profiled in the window. */
+int simtlab_emu_profile_window(simtlab_emu_profile_figures *out);
+
 /* How many source lines the last profiled launch touched, and the i-th of
  * them, hottest first (by inst_executed, then memory requests). Returns 0,
  * or 1 when i is out of range. */

@@ -170,6 +170,46 @@ sl_status sl_fill_bytes_device(void *dst_device, int value, size_t bytes);
  * that memory-bound kernels are measured against. */
 sl_status sl_copy_device_to_device_timed(void *dst_device, const void *src_device, size_t bytes, double *ms);
 
+/* ---- modelled SIMT counters -------------------------------------------------
+ * What a GPU would do with the warps' real paths and addresses, modelled by
+ * the CPU emulator from the launches as they ran (emu/README.md, "SIMT
+ * counters"): never a measurement, always printed as "modelled". Each field
+ * is named after the Nsight Compute metric it models, so that a student who
+ * later has a GPU finds the same figure in ncu. The CUDA build answers
+ * SL_ERR_UNSUPPORTED (on a GPU, ask Nsight Compute). */
+typedef struct sl_modelled {
+    unsigned long long warps;                /* warps launched, summed over blocks */
+    /* SIMT execution, in basic blocks: one instruction per warp per basic
+     * block it enters; thread_inst counts the lanes that entered it. */
+    unsigned long long inst_executed;        /* smsp__inst_executed.sum */
+    unsigned long long thread_inst_executed; /* smsp__thread_inst_executed.sum */
+    double simt_efficiency;                  /* thread_inst / (32 x inst), 0-1 */
+    unsigned long long branches_diverged;    /* smsp__sass_branch_targets_threads_divergent.sum */
+    /* global memory: warp requests, 32-byte sectors, and the sectors the bytes used would need */
+    unsigned long long gld_requests, gld_sectors, gld_sectors_ideal; /* l1tex__t_{requests,sectors}_pipe_lsu_mem_global_op_ld.sum */
+    unsigned long long gst_requests, gst_sectors, gst_sectors_ideal; /* ..._op_st.sum */
+    /* shared memory: requests and bank conflicts (wavefronts beyond the ideal) */
+    unsigned long long shld_requests, shld_bank_conflicts; /* l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum */
+    unsigned long long shst_requests, shst_bank_conflicts; /* ..._op_st.sum */
+    unsigned long long atomics;              /* warp-level atomic instructions, global and shared */
+    unsigned long long barriers;             /* __syncthreads rounds, summed over blocks */
+} sl_modelled;
+
+/* SL_OK when this build can model (the emulator build, kernels compiled
+ * with the counters); otherwise SL_ERR_UNSUPPORTED and the reason. */
+sl_status sl_modelled_available(void);
+/* Counts every launch until sl_modelled_end, which fills *out with their
+ * sum: a call that launches several kernels (a reduction's passes) is
+ * described whole. */
+sl_status sl_modelled_begin(void);
+sl_status sl_modelled_end(sl_modelled *out);
+/* Runs run(ctx) between begin and end. A failure of run() wins over the
+ * counters': its status and message are what the caller gets. */
+sl_status sl_modelled_run(sl_status (*run)(void *ctx), void *ctx, sl_modelled *out);
+/* count / requests, 0 when there were no requests (sectors per request,
+ * conflicts per request). */
+double sl_modelled_per_request(unsigned long long count, unsigned long long requests);
+
 /* ---- arguments of the example programs -------------------------------------
  * Positional argument i of argv as an integer (decimal, or 0x hex) in
  * [min, max]; `fallback` when argc <= i. Returns 0, and prints nothing, when

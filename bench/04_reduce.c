@@ -123,6 +123,41 @@ static int check_device(void *ctx, const char *name, size_t n)
     return close_enough(d->result, d->h->ref, name, n);
 }
 
+/* Without a GPU, what each version would make a GPU do, as the emulator
+ * models it from the warps' real paths and addresses (n = 2^16, 256
+ * threads): the figures behind each kernel's comment. Printed as a table
+ * and as "# modelled," lines in the CSV (charts skip # lines). */
+#define MODEL_LOG2 16
+/* the first size of the spec below: the modelled table is printed once */
+#define SPEC_LOG2_MIN 20
+
+static void print_modelled(bench_env *env)
+{
+    size_t n = (size_t)1 << MODEL_LOG2;
+    printf("modelled by the emulator (not measured), n = 2^%d, 256 threads per block:\n", MODEL_LOG2);
+    printf("  %-46s %9s %14s %14s %12s %9s\n", "version", "SIMT eff", "diverged/warp", "shared confl/req",
+           "ld sect/req", "barriers");
+    for (int v = 1; v <= sl_reduce_version_count(); v++) {
+        sl_modelled m;
+        if (sl_reduce_modelled(v, n, 256, &m) != SL_OK) {
+            bench_skip(env, "modelled columns", sl_last_error());
+            return;
+        }
+        double diverged = m.warps ? (double)m.branches_diverged / (double)m.warps : 0.0;
+        double conflicts = sl_modelled_per_request(m.shld_bank_conflicts + m.shst_bank_conflicts,
+                                                   m.shld_requests + m.shst_requests);
+        double sectors = sl_modelled_per_request(m.gld_sectors, m.gld_requests);
+        printf("  %-46s %8.1f%% %14.2f %14.2f %12.2f %9llu\n", sl_reduce_version_name(v), 100.0 * m.simt_efficiency,
+               diverged, conflicts, sectors, m.barriers);
+        if (env->csv)
+            fprintf(env->csv, "# modelled,v%d,n=%zu,simt_efficiency=%.4f,branches_diverged_per_warp=%.3f,"
+                    "shared_bank_conflicts_per_request=%.3f,global_load_sectors_per_request=%.3f,barriers=%llu\n",
+                    v, n, m.simt_efficiency, diverged, conflicts, sectors, m.barriers);
+    }
+    printf("  (ncu: smsp__thread_inst_executed_per_inst_executed / 32, smsp__sass_branch_targets_threads_divergent,\n"
+           "   l1tex__data_bank_conflicts_pipe_lsu_mem_shared, l1tex__t_sectors_pipe_lsu_mem_global_op_ld per request)\n");
+}
+
 /* The header's targets, for the size where they are stated. */
 static void print_targets(const bench_table *t)
 {
@@ -155,6 +190,7 @@ static int bench_device(bench_env *env, void *chapter, int log2_n, size_t n)
     bench_inputs_free(&in);
     if (ok) bench_table_print(env, &t);
     if (ok && log2_n == TARGET_LOG2 && env->have_gpu) print_targets(&t);
+    if (ok && env->emulated && log2_n == SPEC_LOG2_MIN) print_modelled(env);
     return ok;
 }
 
@@ -162,7 +198,7 @@ static const bench_spec spec = {
     .title = "04 reduction (sum of n floats, 4 bytes per element)", .unit = BENCH_GBS, .name_width = 16,
     .gpu_columns = "copy_d2d v1 v2 v3 v4 v5 v6 v7 v8 v9 cub cublas_sasum",
     /* 2^20 .. 2^30 in steps of 4x; the emulator stops at 2^22, CPU columns alone at 2^26 */
-    .log2_min = 20, .log2_step = 2, .log2_max_gpu = 30, .log2_max_emulated = 22, .log2_max_no_device = 26,
+    .log2_min = SPEC_LOG2_MIN, .log2_step = 2, .log2_max_gpu = 30, .log2_max_emulated = 22, .log2_max_no_device = 26,
     .log2_max_quick = 20, .begin_size = begin_size, .cpu_columns = bench_cpu, .device_columns = bench_device};
 
 int main(int argc, char **argv)

@@ -11,6 +11,7 @@
  * bytes once more, so even a perfect kernel is worth it only for data that
  * already lives on the device. */
 #include <math.h>
+#include <string.h>
 
 #include "../kernels/04_reduce.h"
 #include "sl_backend.h"
@@ -300,6 +301,41 @@ sl_status sl_reduce_argmax_f32_device(const float *x, size_t n, size_t *index, f
                                       double *kernel_ms)
 {
     return argmax_entry("sl_reduce_argmax_f32_device", x, n, index, value, opts, on_device(kernel_ms));
+}
+
+/* ---- the modelled counters of one version ------------------------------------ */
+
+typedef struct modelled_sum {
+    const float *x;
+    size_t n;
+    sl_opts opts;
+} modelled_sum;
+
+static sl_status run_modelled_sum(void *ctx)
+{
+    modelled_sum *m = ctx;
+    float sum = 0.0f;
+    double ms = 0.0;
+    return sl_reduce_sum_f32_device(m->x, m->n, &sum, &m->opts, &ms);
+}
+
+sl_status sl_reduce_modelled(int version, size_t n, int block, sl_modelled *out)
+{
+    static const char fn[] = "sl_reduce_modelled";
+    if (!out) return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: out is NULL", fn);
+    memset(out, 0, sizeof *out);
+    reduce_call c = {fn, SL_REDUCE_SUM_F32, out /* any non-NULL x: checked below */, n, 0, 0, 0, {0}};
+    sl_opts opts = {version, block};
+    sl_status st = check_args(&c, sizeof(float), &opts);
+    if (st != SL_OK) return st;
+    if (n == 0) return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: n is 0: nothing launches, nothing to model", fn);
+    if ((st = sl_modelled_available()) != SL_OK) return st;
+    float *d_x = NULL;
+    if ((st = sl_alloc_device(&d_x, c.bytes)) == SL_OK && (st = sl_fill_bytes_device(d_x, 0, c.bytes)) == SL_OK) {
+        modelled_sum m = {d_x, n, opts};
+        st = sl_modelled_run(run_modelled_sum, &m, out);
+    }
+    return sl_free_device_all(st, d_x, NULL, NULL);
 }
 
 /* ---- vendor references ------------------------------------------------------------ */

@@ -510,3 +510,34 @@ Test(reduce, an_out_of_bounds_kernel_is_reported_not_the_cleanup_after_it)
     cr_assert(strstr(sl_last_error(), "cudaErrorIllegalAddress") || strstr(sl_last_error(), "cudaErrorLaunchFailure"),
               "the message does not name the kernel's fault: %s", sl_last_error());
 }
+
+/* ---- what the kernels' comments claim, in the emulator's modelled counters ---- */
+Test(reduce, modelled_counters_show_v1_divergent_v2_conflicted_v3_neither)
+{
+    if (sl_modelled_available() != SL_OK)
+        cr_skip_test("no modelled counters in this build: %s", sl_last_error());
+    sl_modelled m[4];
+    for (int v = 1; v <= 3; v++)
+        cr_assert_eq(sl_reduce_modelled(v, (size_t)1 << 16, 256, &m[v]), SL_OK, "v%d: %s", v, sl_last_error());
+    double div[4], conf[4];
+    for (int v = 1; v <= 3; v++) {
+        div[v] = (double)m[v].branches_diverged / (double)m[v].warps;
+        conf[v] = sl_modelled_per_request(m[v].shld_bank_conflicts + m[v].shst_bank_conflicts,
+                                          m[v].shld_requests + m[v].shst_requests);
+        /* Every version reads its floats one per lane, consecutive: 4 sectors a request. */
+        cr_assert_float_eq(sl_modelled_per_request(m[v].gld_sectors, m[v].gld_requests), 4.0, 0.05, "v%d", v);
+    }
+    /* v1: tid % (2s) leaves active lanes scattered over every warp at every
+     * step (8 steps for 256 threads, some uniform): several diverged branches
+     * per warp, against v2/v3, whose steps diverge only within the last warp. */
+    cr_assert(div[1] >= 4.0 * div[3], "v1 %.2f vs v3 %.2f diverged branches per warp", div[1], div[3]);
+    cr_assert(m[1].simt_efficiency < m[3].simt_efficiency - 0.05, "v1 %.3f vs v3 %.3f", m[1].simt_efficiency,
+              m[3].simt_efficiency);
+    /* v1's active lanes stay within 32 consecutive words: no bank conflicts;
+     * v2's slots 2*s*tid span several rows of banks: conflicts; v3 reads 32
+     * consecutive words per warp: none. */
+    cr_assert_eq(conf[1], 0.0, "v1: %.3f conflicts per request", conf[1]);
+    cr_assert(conf[2] >= 1.0, "v2: %.3f conflicts per request", conf[2]);
+    cr_assert_eq(conf[3], 0.0, "v3: %.3f conflicts per request", conf[3]);
+    cr_assert_eq(sl_alloc_live_count(), 0);
+}

@@ -57,6 +57,13 @@ sl_status sl_vendor_reduce_argmax_f32_device(const float *x, size_t n, size_t *i
                                             double *kernel_ms);
 sl_status sl_vendor_sasum_device(const float *x, size_t n, float *sum, double *kernel_ms);
 
+/* What a GPU would do with one float sum of n elements by version
+ * `version` (block `block`, 0 = 256), as the emulator models it from the
+ * warps' real paths and addresses (simtlab/core.h, sl_modelled): summed
+ * over every launch the version makes. The input is zeros (the paths of a
+ * sum do not depend on the values). SL_ERR_UNSUPPORTED in the CUDA build. */
+sl_status sl_reduce_modelled(int version, size_t n, int block, sl_modelled *out);
+
 /* CPU references: a loop with a double accumulator (error ~ n * 2^-53
  * relative to sum |x|) and a pairwise (recursive halving) float sum (error
  * ~ log2(n) * 2^-24), each on one core and on all cores (OpenMP). They

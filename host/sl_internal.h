@@ -60,6 +60,12 @@ sl_status sl_fail_cuda(cudaError_t err, const char *call, const char *file, int 
         SL_CUDA_GOTO(cudaDeviceSynchronize(), status, label);               \
     } while (0)
 
+/* Names the NULL argument in the message, as every entry point must. */
+#define SL_NULL_CHECK(ptr, fn)                                                            \
+    do {                                                                                  \
+        if (!(ptr)) return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn, #ptr); \
+    } while (0)
+
 /* n elements of `elem` bytes: SL_ERR_OVERFLOW naming `arg` when n * elem
  * does not fit in size_t. */
 sl_status sl_checked_bytes(size_t n, size_t elem, const char *arg, size_t *bytes);

@@ -247,6 +247,17 @@ Test(rewriter, chevrons_split_by_a_line_splice_keep_the_line_count)
                    "::simtlab_emu::launch(\"k\", __FILE__, __LINE__, k, \\\n1, 2)\\\n(x);\ny;\n");
 }
 
+/* Splices elsewhere in a launch: inside the configuration's arguments,
+ * between `>>>` and the argument list, and inside the arguments. They stay
+ * where they were, so the lines after them keep their numbers. */
+Test(rewriter, line_splices_in_the_configuration_and_before_the_arguments)
+{
+    expect_rewrite("k<<<dim3(2,\\\n 1), 32>>>\\\n(x,\\\n y);\nz;\n",
+                   "::simtlab_emu::launch(\"k\", __FILE__, __LINE__, k, dim3(2,\\\n 1), 32)\\\n(x,\\\n y);\nz;\n");
+    expect_rewrite("k<<<\\\n1, \\\n2>>> \\\n (x);\n",
+                   "::simtlab_emu::launch(\"k\", __FILE__, __LINE__, k, \\\n1, \\\n2) \\\n (x);\n");
+}
+
 /* `>>` closing a template kernel's arguments before the launch, and a shift
  * `>>` inside the configuration. */
 Test(rewriter, template_closers_and_shifts_around_the_launch)
@@ -316,6 +327,24 @@ Test(rewriter, shared_1d_and_2d_arrays)
     expect_rewrite(IN_KERNEL("  __shared__ float tile[32][33];"),
                    OUT_KERNEL("  float (&tile)[32][33] = "
                              "::simtlab_emu::shared_var<float[32][33]>([]{});"));
+}
+
+/* The digraphs <: :> <% %> are [ ] { } (nvcc and every C++ compiler take
+ * them): the declaration is rewritten as with brackets, its spelling kept,
+ * and a body in <% %> is a kernel body. `<::` before a name is `<` `::`. */
+Test(rewriter, digraph_brackets_in_shared_arrays_and_kernel_bodies)
+{
+    expect_rewrite(IN_KERNEL("  __shared__ float s<:256:>, t<:2:><:4:>;\n  s<:0:> = t<:1:><:3:>;"),
+                   OUT_KERNEL("  float (&s)<:256:> = ::simtlab_emu::shared_var<float<:256:>>([]{}); "
+                             "float (&t)<:2:><:4:> = ::simtlab_emu::shared_var<float<:2:><:4:>>([]{});"
+                             "\n  s<:0:> = t<:1:><:3:>;"));
+    expect_rewrite("__global__ void k(int *p)\n<%\n  __shared__ int c;\n  p<:0:> = c;\n%>\n"
+                   "void h(int *p) <% k<<<1, 2>>>(p); %>\n",
+                   "__global__ void k(int *p)\n<%" ENTRY_CHECK("k") "\n  int &c = "
+                   "::simtlab_emu::shared_var<int>([]{});\n  p<:0:> = c;\n%>\n"
+                   "void h(int *p) <% ::simtlab_emu::launch(\"k\", __FILE__, __LINE__, k, 1, 2)(p); %>\n");
+    expect_rewrite("A<::B> v; k<<<::dim3(1), 1>>>(x);",
+                   "A<::B> v; ::simtlab_emu::launch(\"k\", __FILE__, __LINE__, k, ::dim3(1), 1)(x);");
 }
 
 Test(rewriter, shared_qualifiers_and_template_types_are_part_of_the_type)

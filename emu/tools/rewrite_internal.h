@@ -119,10 +119,24 @@ static inline bool tok_is(const rw *r, size_t i, const char *s)
     return i < r->ntoks && tok_len(r, i) == n && memcmp(tok_text(r, i), s, n) == 0;
 }
 
+/* The bracket a digraph spells (`<:` `:>` `<%` `%>`: [ ] { }), or 0. */
+static inline char digraph_of(const char *t)
+{
+    if (t[0] == '<')
+        return t[1] == ':' ? '[' : t[1] == '%' ? '{' : 0;
+    if (t[1] == '>')
+        return t[0] == ':' ? ']' : t[0] == '%' ? '}' : 0;
+    return 0;
+}
+
+/* Token i is the punctuator c, in either spelling for a bracket. */
 static inline bool is_punct(const rw *r, size_t i, char c)
 {
-    return i < r->ntoks && r->toks[i].kind == TK_PUNCT && tok_len(r, i) == 1 &&
-           tok_text(r, i)[0] == c;
+    if (i >= r->ntoks || r->toks[i].kind != TK_PUNCT)
+        return false;
+    size_t n = tok_len(r, i);
+    const char *t = tok_text(r, i);
+    return n == 1 ? t[0] == c : n == 2 && digraph_of(t) == c;
 }
 
 static inline bool is_ident(const rw *r, size_t i)

@@ -273,12 +273,19 @@ static void lex_number(rw *r, cursor *c)
 }
 
 /* `::` and `->` are single tokens (a `>` of `->` never closes a template);
- * every other punctuator is one byte: `<<<` and `>>>` are recognised as
- * three adjacent `<` or `>`, because `>>>` also closes nested templates. */
+ * so are the digraphs `<:` `:>` `<%` `%>` (is_punct reads them as [ ] { }),
+ * except `<::` not followed by `:` or `>`, which is `<` `::` as in C++11
+ * (`A<::B>`). Every other punctuator is one byte: `<<<` and `>>>` are
+ * recognised as three adjacent `<` or `>`, because `>>>` also closes
+ * nested templates. */
 static void lex_punct(rw *r, cursor *c)
 {
     char ch = peek(r, c, 0), next = peek(r, c, 1);
-    if ((ch == ':' && next == ':') || (ch == '-' && next == '>'))
+    bool digraph = (ch == '<' && (next == ':' || next == '%')) || (ch == ':' && next == '>') ||
+                   (ch == '%' && next == '>');
+    if (ch == '<' && next == ':' && peek(r, c, 2) == ':' && peek(r, c, 3) != ':' && peek(r, c, 3) != '>')
+        digraph = false;
+    if ((ch == ':' && next == ':') || (ch == '-' && next == '>') || digraph)
         skip_n(r, c, 2);
     else
         advance(r, c);

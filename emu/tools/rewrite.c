@@ -171,39 +171,33 @@ void *grow(void *items, size_t *cap, size_t count, size_t elem)
     return grown;
 }
 
-/* Takes ownership of `text` (malloc'd), also on failure. */
-static int add_edit(rw *r, size_t start, size_t end, char *text)
+/* Records that bytes [start, end) become the n bytes at `text`, copied
+ * into r->edit_text with their NUL. */
+static int add_edit(rw *r, size_t start, size_t end, const char *text, size_t n)
 {
-    edit *edits = text ? grow(r->edits, &r->editcap, r->nedits, sizeof(edit)) : NULL;
-    if (!edits) {
-        free(text);
+    size_t off = r->edit_text.len;
+    sb_put(&r->edit_text, text, n);
+    sb_put(&r->edit_text, "", 1); /* the NUL that ends this text */
+    edit *edits = r->edit_text.oom ? NULL : grow(r->edits, &r->editcap, r->nedits, sizeof(edit));
+    if (!edits)
         return fail_oom(r);
-    }
     r->edits = edits;
-    r->edits[r->nedits] = (edit){start, end, r->nedits, text};
+    r->edits[r->nedits] = (edit){start, end, r->nedits, off};
     r->nedits++;
     return 0;
 }
 
 int add_edit_str(rw *r, size_t start, size_t end, const char *text)
 {
-    size_t n = strlen(text);
-    char *copy = malloc(n + 1);
-    if (copy)
-        memcpy(copy, text, n + 1);
-    return add_edit(r, start, end, copy);
+    return add_edit(r, start, end, text, strlen(text));
 }
 
-/* Hands a strbuf's text to add_edit. */
+/* The same with a strbuf's text, which it frees. */
 int add_edit_sb(rw *r, size_t start, size_t end, strbuf *sb)
 {
-    if (sb->oom) {
-        free(sb->data);
-        return fail_oom(r);
-    }
-    if (!sb->data)
-        return add_edit_str(r, start, end, "");
-    return add_edit(r, start, end, sb->data);
+    int rc = sb->oom ? fail_oom(r) : add_edit(r, start, end, sb->data ? sb->data : "", sb->len);
+    free(sb->data);
+    return rc;
 }
 
 /* ======================================================================
@@ -344,7 +338,7 @@ static int emit(rw *r, strbuf *sb, bool prologue)
         if (e->start < pos) /* two edits of one range: a bug here, not in the input */
             return fail(r, 1, 1, "internal error: overlapping rewrites at byte %zu", e->start);
         sb_put(sb, r->src + pos, e->start - pos);
-        sb_puts(sb, e->text);
+        sb_puts(sb, r->edit_text.data + e->text);
         pos = e->end;
     }
     sb_put(sb, r->src + pos, r->len - pos);
@@ -353,9 +347,8 @@ static int emit(rw *r, strbuf *sb, bool prologue)
 
 static void rw_free(rw *r)
 {
-    for (size_t k = 0; k < r->nedits; k++)
-        free(r->edits[k].text);
     free(r->edits);
+    free(r->edit_text.data);
     free(r->toks);
     free(r->match);
     free(r->scopes);

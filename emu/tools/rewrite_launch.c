@@ -146,9 +146,12 @@ static int find_launch_close(rw *r, size_t open, size_t *close)
 
 /* Replaces the three `<` or `>` tokens from `first` on with `text` and
  * nothing, one token at a time: what lies between them (spaces, a line
- * splice) stays, so every line keeps its number. */
+ * splice) stays, so every line keeps its number. Written `<<<` (nothing
+ * between them) they are one edit. */
 static int replace_chevrons(rw *r, size_t first, const char *text)
 {
+    if (adjacent(r, first) && adjacent(r, first + 1))
+        return add_edit_str(r, r->toks[first].start, r->toks[first + 2].end, text);
     if (add_edit_str(r, r->toks[first].start, r->toks[first].end, text) != 0)
         return -1;
     for (size_t k = first + 1; k < first + 3; k++)

@@ -355,7 +355,8 @@ int lex(rw *r)
             if (!toks)
                 return fail_oom(r);
             r->toks = toks;
-            token t = {TK_PUNCT, c.i, c.i, c.line, cur_col(&c), directive};
+            token t = {.start = c.i, .end = c.i, .line = c.line, .col = cur_col(&c), .kind = TK_PUNCT,
+                       .after_directive = directive};
             if (lex_token(r, &c, &t) != 0)
                 return -1;
             t.end = c.i;

@@ -31,6 +31,13 @@ set_property(GLOBAL PROPERTY SIMTLAB_EMU_PROFILE_FLAGS
   --param=asan-stack=0 --param=asan-globals=0 --param=asan-memintrin=0
   -fsanitize-coverage=trace-pc -fno-optimize-sibling-calls -DSIMTLAB_EMU_PROFILE_BUILD=1)
 get_property(SIMTLAB_EMU_PROFILE_FLAGS GLOBAL PROPERTY SIMTLAB_EMU_PROFILE_FLAGS)
+# Under AddressSanitizer (-fsanitize=address in CMAKE_CXX_FLAGS, as `make
+# test-asan` builds) there are no counters: their hooks are the functions
+# ASan's runtime itself defines (__asan_load4_noabort...), and GCC refuses
+# address with kernel-address in one compile. Sources are then built plain.
+if(CMAKE_CXX_FLAGS MATCHES "-fsanitize=[^ ]*address")
+  set_property(GLOBAL PROPERTY SIMTLAB_EMU_ASAN ON)
+endif()
 if(SIMTLAB_EMU_PROFILE AND NOT CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
   message(WARNING "SIMTLAB_EMU_PROFILE needs GCC's -fsanitize=kernel-address and "
                   "-fsanitize-coverage=trace-pc; ${CMAKE_CXX_COMPILER_ID} is not supported: "
@@ -41,7 +48,8 @@ endif()
 # sources whatever SIMTLAB_EMU_PROFILE says (the emulator's own test of the
 # counters needs it).
 function(sl_emu_profile_sources)
-  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+  get_property(asan GLOBAL PROPERTY SIMTLAB_EMU_ASAN)
+  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "GNU" OR asan)
     return()
   endif()
   get_property(flags GLOBAL PROPERTY SIMTLAB_EMU_PROFILE_FLAGS)

@@ -598,6 +598,8 @@ Test(events, errors_follow_cuda)
     cr_expect_eq(cudaStreamWaitEvent(s, a, 0), cudaErrorInvalidResourceHandle);
     cudaStreamDestroy(s);
     cr_expect_eq(cudaEventRecord(b, s), cudaErrorInvalidResourceHandle, "destroyed stream");
+    cudaEventDestroy(b);
+    cudaEventDestroy(untimed);
 }
 
 /* ---- sticky errors after a fault ---------------------------------------- */

@@ -190,6 +190,8 @@ Test(overloads, func_attributes_with_the_kernel_itself_and_default_event_stream)
     cr_expect_eq(cudaStreamQuery(cudaStreamPerThread), cudaSuccess);
     cudaStreamDestroy(s1);
     cudaStreamDestroy(s2);
+    cudaEventDestroy(a);
+    cudaEventDestroy(b);
 }
 
 /* ---- memory kinds ------------------------------------------------------- */
@@ -385,6 +387,10 @@ Test(graphs, stream_capture_records_and_replays_in_order)
     cr_assert_eq(cudaGraphExecDestroy(exec), cudaSuccess);
     cr_assert_eq(cudaGraphDestroy(graph), cudaSuccess);
     cr_expect_eq(cudaGraphExecDestroy(exec), cudaErrorInvalidValue);
+    cudaEventDestroy(fork);
+    cudaEventDestroy(join);
+    cudaStreamDestroy(side);
+    cudaStreamDestroy(s);
     cudaFree(d);
 }
 
@@ -402,6 +408,7 @@ Test(graphs, capture_errors)
     cr_expect_eq(cudaGraphInstantiate(&exec, nullptr, 0), cudaErrorInvalidValue);
     cr_expect_eq(cudaGraphLaunch(nullptr, s), cudaErrorInvalidValue);
     cr_assert_eq(cudaGraphDestroy(graph), cudaSuccess);
+    cudaStreamDestroy(s);
 }
 
 Test(graphs, manual_nodes_clone_and_the_cuda11_instantiate)

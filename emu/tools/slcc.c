@@ -537,10 +537,18 @@ static void push_link_codegen(argvec *cmd, const options *o)
     }
 }
 
+/* A sanitizer the emulator's runtime was built with (`make test-asan`:
+ * -fsanitize=address,undefined), which every program linked with it needs. */
+#ifndef SLCC_RUNTIME_SANITIZE
+#define SLCC_RUNTIME_SANITIZE ""
+#endif
+
 static int link_program(const options *o, const argvec *objects)
 {
     argvec cmd = {0};
     av_push(&cmd, SLCC_CXX);
+    if (SLCC_RUNTIME_SANITIZE[0])
+        av_push(&cmd, SLCC_RUNTIME_SANITIZE);
     push_link_codegen(&cmd, o);
     av_push_all(&cmd, objects);
     av_push_all(&cmd, &o->linkopts);

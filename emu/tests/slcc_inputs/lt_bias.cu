@@ -46,5 +46,12 @@ int main(void)
     __nv_bfloat16 out[2];
     cudaMemcpy(out, d, sizeof out, cudaMemcpyDeviceToHost);
     printf("D: %g %g\n", __bfloat162float(out[0]), __bfloat162float(out[1]));
+    cublasLtMatrixLayoutDestroy(la);
+    cublasLtMatrixLayoutDestroy(lb);
+    cublasLtMatrixLayoutDestroy(ld);
+    cublasLtMatmulDescDestroy(desc);
+    cublasLtDestroy(lt);
+    cudaFree(dev);
+    cudaFree(d);
     return 0;
 }

@@ -92,6 +92,8 @@ int main(void)
 #ifdef SOLUTION
     CHECK(cudaFree(d_list));
 #endif
+    CHECK(cudaEventDestroy(start));
+    CHECK(cudaEventDestroy(stop));
     CHECK(cudaFree(d_in));
     CHECK(cudaFree(d_out));
     free(in);

@@ -88,6 +88,8 @@ int main(void)
         printf("correct: %d pieces on %d streams\n", pieces, STREAMS);
     }
     for (int k = 0; k < STREAMS; k++) CHECK(cudaStreamDestroy(s[k]));
+    CHECK(cudaEventDestroy(start));
+    CHECK(cudaEventDestroy(stop));
     CHECK(cudaFreeHost(x));
     CHECK(cudaFreeHost(y));
     CHECK(cudaFree(d_x));

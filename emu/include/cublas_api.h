@@ -14,6 +14,9 @@
  */
 #ifndef SIMTLAB_EMU_CUBLAS_API_H
 #define SIMTLAB_EMU_CUBLAS_API_H
+/* The toolkit's own guard: code such as cuda-samples' helper_cuda.h tests
+ * it to declare its cuBLAS error-string helpers. */
+#define CUBLAS_API_H_
 
 #include <cuda_runtime_api.h>
 /* As in the toolkit, the cuBLAS headers bring in the half and bfloat16

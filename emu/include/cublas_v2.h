@@ -3,6 +3,7 @@
  * cuBLAS API; see cublas_api.h for what the emulator provides. */
 #ifndef SIMTLAB_EMU_CUBLAS_V2_H
 #define SIMTLAB_EMU_CUBLAS_V2_H
+#define CUBLAS_V2_H_ /* the toolkit's guard */
 
 #include <cuda_runtime_api.h>
 #include <cublas_api.h>

@@ -272,8 +272,12 @@ static cudaError_t check_config(const launch_site &site, dim3 grid, dim3 block, 
             if (it != kernels().end())
                 info = it->second;
         }
-        const bool opted_in = info.max_dynamic > 0;
-        const std::size_t dynamic_limit = opted_in ? static_cast<std::size_t>(info.max_dynamic) : p.sharedMemPerBlock;
+        /* nullptr: a template kernel launched with deduced arguments
+         * (launch.hpp, launch_deduced), whose instance is not known here. */
+        const bool opted_in = info.max_dynamic > 0 || !kernel_addr;
+        const std::size_t dynamic_limit = !kernel_addr ? p.sharedMemPerBlockOptin
+                                          : opted_in   ? static_cast<std::size_t>(info.max_dynamic)
+                                                       : p.sharedMemPerBlock;
         *shared_limit = opted_in ? p.sharedMemPerBlockOptin : p.sharedMemPerBlock;
         if (dynamic > dynamic_limit) {
             err = cudaErrorInvalidValue;

@@ -56,7 +56,14 @@ std::unordered_map<cudaGraph_t, cudaStream_t> capture_origin;
 std::unordered_map<cudaEvent_t, cudaGraph_t> captured_events;
 std::unordered_map<cudaGraph_t, bool> graphs;             /* live graphs */
 std::unordered_map<cudaGraphExec_t, bool> execs;          /* live executable graphs */
-std::unordered_map<const void *, detail::args_binder> kernels;
+/* Kernels by address. slrewrite registers every kernel during the static
+ * initialisation of the program's own files, which may come before this
+ * file's: the table is made on first use and never destroyed. */
+std::unordered_map<const void *, detail::args_binder> &kernel_table()
+{
+    static auto *table = new std::unordered_map<const void *, detail::args_binder>;
+    return *table;
+}
 
 cudaGraphNode_t add_node(cudaGraph_t graph, cudaGraphNodeType type, std::function<cudaError_t(cudaStream_t)> run)
 {
@@ -107,7 +114,7 @@ void capture_launch(cudaStream_t stream, std::function<cudaError_t(cudaStream_t)
 void register_kernel(const void *kernel, args_binder bind)
 {
     std::lock_guard<std::mutex> hold(graph_lock);
-    kernels[kernel] = bind;
+    kernel_table()[kernel] = bind;
 }
 
 cudaError_t launch_args_missing(const launch_site &site)
@@ -243,8 +250,8 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void
     detail::args_binder bind = nullptr;
     {
         std::lock_guard<std::mutex> hold(graph_lock);
-        auto it = kernels.find(func);
-        if (it != kernels.end())
+        auto it = kernel_table().find(func);
+        if (it != kernel_table().end())
             bind = it->second;
     }
     if (!bind) {
@@ -481,8 +488,8 @@ cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cudaGraph_t grap
     }
     if (e != cudaSuccess)
         return record_error(e);
-    auto it = kernels.find(p->func);
-    if (it == kernels.end()) {
+    auto it = kernel_table().find(p->func);
+    if (it == kernel_table().end()) {
         runtime::diagnose("cudaGraphAddKernelNode: the emulator does not know the parameter types of the kernel at "
                           "0x%" PRIxPTR " (it learns them from a cudaLaunchKernel, cudaFuncGetAttributes or "
                           "cudaFuncSetAttribute call with the kernel itself, not cast to void *)",

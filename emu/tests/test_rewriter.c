@@ -17,6 +17,8 @@
 #define PROLOGUE "#define SIMTLAB_EMU_KERNEL_TU 1\n#include <cuda_runtime.h>\n#line 1 \"t.cu\"\n"
 /* What the rewriter puts at the top of a kernel named `name`'s body. */
 #define ENTRY_CHECK(name) " if (::simtlab_emu::host_call_of_kernel(\"" name "\", __FILE__, __LINE__)) return;"
+/* What follows a kernel's body (launch.hpp): its registration by address. */
+#define NOTED(name, type) " SIMTLAB_EMU_NOTE_KERNEL(" name ", " type ")"
 
 /* Rewrites `src` as t.cu, requires success and the prologue, and returns
  * the rest (static storage: one result at a time). */
@@ -288,7 +290,7 @@ Test(rewriter, kernel_bodies_start_with_the_host_call_check)
                    "extern \"C\" __global__ void __launch_bounds__(256) k(int *p) { *p = d(); }\n",
                    "__global__ void k(int *p);\n__device__ int d() { return 1; }\n"
                    "extern \"C\" __global__ void __launch_bounds__(256) k(int *p) {" ENTRY_CHECK("k")
-                   " *p = d(); }\n");
+                   " *p = d(); }" NOTED("k", "void (*)(int *p)") "\n");
 }
 
 /* A host function named like the kernel: the launch names the kernel by its
@@ -298,13 +300,14 @@ Test(rewriter, a_kernel_sharing_its_name_with_a_host_function_is_picked_by_its_t
 {
     expect_rewrite("__global__ void scale(float *a, int n = 4) {}\n"
                    "void scale(float *a, int n, int blocks) { scale<<<blocks, 256>>>(a, n); }\n",
-                   "__global__ void scale(float *a, int n = 4) {" ENTRY_CHECK("scale") "}\n"
+                   "__global__ void scale(float *a, int n = 4) {" ENTRY_CHECK("scale") "}"
+                   NOTED("scale", "void (*)(float *a, int n)") "\n"
                    "void scale(float *a, int n, int blocks) { ::simtlab_emu::launch(\"scale\", "
                    "__FILE__, __LINE__, static_cast<void (*)(float *a, int n)>(scale), blocks, 256)"
                    "(a, n); }\n");
     /* Without a host function of that name the kernel is named as written. */
     expect_rewrite("__global__ void only(float *a) {}\nvoid h(float *a) { only<<<1, 1>>>(a); }\n",
-                   "__global__ void only(float *a) {" ENTRY_CHECK("only") "}\n"
+                   "__global__ void only(float *a) {" ENTRY_CHECK("only") "}" NOTED("only", "void (*)(float *a)") "\n"
                    "void h(float *a) { ::simtlab_emu::launch(\"only\", __FILE__, __LINE__, only, 1, 1)(a); }\n");
 }
 
@@ -312,7 +315,7 @@ Test(rewriter, a_kernel_sharing_its_name_with_a_host_function_is_picked_by_its_t
 
 #define IN_KERNEL(body) "__global__ void f() {\n" body "\n}\n"
 /* IN_KERNEL as rewritten. */
-#define OUT_KERNEL(body) "__global__ void f() {" ENTRY_CHECK("f") "\n" body "\n}\n"
+#define OUT_KERNEL(body) "__global__ void f() {" ENTRY_CHECK("f") "\n" body "\n}" NOTED("f", "void (*)()") "\n"
 
 Test(rewriter, shared_scalar)
 {
@@ -341,7 +344,7 @@ Test(rewriter, digraph_brackets_in_shared_arrays_and_kernel_bodies)
     expect_rewrite("__global__ void k(int *p)\n<%\n  __shared__ int c;\n  p<:0:> = c;\n%>\n"
                    "void h(int *p) <% k<<<1, 2>>>(p); %>\n",
                    "__global__ void k(int *p)\n<%" ENTRY_CHECK("k") "\n  int &c = "
-                   "::simtlab_emu::shared_var<int>([]{});\n  p<:0:> = c;\n%>\n"
+                   "::simtlab_emu::shared_var<int>([]{});\n  p<:0:> = c;\n%>" NOTED("k", "void (*)(int *p)") "\n"
                    "void h(int *p) <% ::simtlab_emu::launch(\"k\", __FILE__, __LINE__, k, 1, 2)(p); %>\n");
     expect_rewrite("A<::B> v; k<<<::dim3(1), 1>>>(x);",
                    "A<::B> v; ::simtlab_emu::launch(\"k\", __FILE__, __LINE__, k, ::dim3(1), 1)(x);");
@@ -446,7 +449,7 @@ Test(rewriter, file_scope_shared_becomes_an_accessor_and_a_define)
                    "::simtlab_emu::shared_var<int[4]>([]{}); }\n"
                    "#define g (simtlab_emu_shared_g())\n"
                    "#line 1 \"t.cu\"\n"
-                   "\n__global__ void f() {" ENTRY_CHECK("f") " g[0] = 1; }\n");
+                   "\n__global__ void f() {" ENTRY_CHECK("f") " g[0] = 1; }" NOTED("f", "void (*)()") "\n");
 }
 
 Test(rewriter, file_scope_define_is_followed_by_the_rest_of_its_line)
@@ -619,7 +622,7 @@ Test(rewriter, a_header_beside_the_file_is_rewritten_in_place_with_line_directiv
     snprintf(want, sizeof want,
              "int a;\n#line 1 \"%s/k.cuh\"\n"
              "__global__ void k() {" ENTRY_CHECK("k") "\n"
-             "  int (&s)[2] = ::simtlab_emu::shared_var<int[2]>([]{});\n}\n"
+             "  int (&s)[2] = ::simtlab_emu::shared_var<int[2]>([]{});\n}" NOTED("k", "void (*)()") "\n"
              "inline void run() { ::simtlab_emu::launch(\"k\", __FILE__, __LINE__, k, 1, 2)(); }\n"
              "#line 3 \"%s/main.cu\"\nint b;\n",
              scratch, scratch);
@@ -668,7 +671,7 @@ Test(rewriter, angle_includes_follow_the_i_directories_but_not_the_emulators_hea
     const char *got = rewrite_tree(&opts, NULL);
     char want[1024];
     snprintf(want, sizeof want,
-             "#line 1 \"%s/common/helper.h\"\n__global__ void h() {" ENTRY_CHECK("h") "}\n"
+             "#line 1 \"%s/common/helper.h\"\n__global__ void h() {" ENTRY_CHECK("h") "}" NOTED("h", "void (*)()") "\n"
              "#line 2 \"%s/main.cu\"\n#include <cuda_runtime.h>\n#include \"missing.h\"\n#include <stdio.h>\n",
              scratch, scratch);
     cr_assert_str_eq(got, want);
@@ -695,4 +698,17 @@ Test(rewriter, an_error_in_a_header_names_the_header, .init = make_scratch)
     cr_assert_eq(sl_rewrite_tree(scratch_path("main.cu"), NULL, &out, NULL, err, sizeof err), -1);
     snprintf(want, sizeof want, "%s/bad.cuh:3:", scratch);
     cr_assert_eq(strncmp(err, want, strlen(want)), 0, "%s", err);
+}
+
+/* A kernel template launched without its template arguments: a generic
+ * lambda calls it, so that the call deduces them; with explicit arguments
+ * the instance is passed as itself. Templates get no registration. */
+Test(rewriter, a_kernel_template_launched_with_deduced_arguments_is_called_through_a_lambda)
+{
+    expect_rewrite("template <class T> __global__ void t(T *p) {}\n"
+                   "void h(float *p) { t<<<1, 2>>>(p); t<float><<<1, 2>>>(p); }\n",
+                   "template <class T> __global__ void t(T *p) {" ENTRY_CHECK("t") "}\n"
+                   "void h(float *p) { ::simtlab_emu::launch_deduced(\"t\", __FILE__, __LINE__, "
+                   "[](auto &&...simtlab_emu_a) { t(static_cast<decltype(simtlab_emu_a) &&>(simtlab_emu_a)...); }, "
+                   "1, 2)(p); ::simtlab_emu::launch(\"t<float>\", __FILE__, __LINE__, t<float>, 1, 2)(p); }\n");
 }

@@ -378,10 +378,12 @@ int rewrite_source(const char *src, size_t len, const char *path, bool prologue,
         rc = match_all(&r);
     if (rc == 0)
         rc = scan_kernels(&r);
-    if (rc == 0)
-        rc = scan(&r);
+    /* Headers first, so that their kernel templates are known to this
+     * file's launches (rewrite_kernels.c, names_template_kernel). */
     if (rc == 0 && inc)
         rc = inline_includes(&r);
+    if (rc == 0)
+        rc = scan(&r);
     if (rc == 0)
         rc = emit(&r, sb, prologue);
     rw_free(&r);

@@ -32,7 +32,30 @@ typedef struct include_ctx {
     size_t depth;
     strbuf deps;
     bool pragma_once; /* the file just rewritten had `#pragma once` */
+    strbuf template_kernels; /* "\nname\n" for each kernel template of the files seen */
 } include_ctx;
+
+/* Kernel templates declared in headers are known to the files that include
+ * them (rewrite_launch.c deduces their arguments through a call). */
+int include_note_template_kernel(struct include_ctx *c, const char *name, size_t len)
+{
+    if (include_knows_template_kernel(c, name, len))
+        return 0;
+    if (!c->template_kernels.len)
+        sb_puts(&c->template_kernels, "\n");
+    sb_put(&c->template_kernels, name, len);
+    sb_puts(&c->template_kernels, "\n");
+    return c->template_kernels.oom ? -1 : 0;
+}
+
+bool include_knows_template_kernel(const struct include_ctx *c, const char *name, size_t len)
+{
+    const strbuf *t = &c->template_kernels;
+    for (size_t i = 0; i + len + 2 <= t->len; i++)
+        if (t->data[i] == '\n' && t->data[i + len + 1] == '\n' && memcmp(t->data + i + 1, name, len) == 0)
+            return true;
+    return false;
+}
 
 /* ---- files ----------------------------------------------------------------- */
 
@@ -284,6 +307,7 @@ int sl_rewrite_tree(const char *path, const sl_include_opts *opts, sl_outbuf *ou
             snprintf(err, errcap, "%s: error: out of memory while rewriting", path);
         rc = -1;
     }
+    free(c.template_kernels.data);
     if (rc != 0) {
         free(sb.data);
         free(c.deps.data);

@@ -186,10 +186,13 @@ int rewrite_source(const char *src, size_t len, const char *path, bool prologue,
 /* rewrite_include.c: edits that put each followed header in place of its
  * #include line. */
 int inline_includes(rw *r);
+int include_note_template_kernel(struct include_ctx *c, const char *name, size_t len);
+bool include_knows_template_kernel(const struct include_ctx *c, const char *name, size_t len);
 
 /* rewrite_kernels.c */
 int scan_kernels(rw *r);
 const kernel_decl *overloaded_kernel(const rw *r, size_t first, size_t last);
+bool names_template_kernel(const rw *r, size_t first, size_t last);
 void put_kernel_pointer_type(const rw *r, strbuf *sb, const kernel_decl *k);
 
 #endif

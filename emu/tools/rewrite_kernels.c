@@ -77,6 +77,8 @@ static int record_kernel(rw *r, const kernel_decl *k)
             seen->ambiguous = true;
         return 0; /* a prototype and its definition: the first one speaks for both */
     }
+    if (k->is_template && r->inc && include_note_template_kernel(r->inc, tok_text(r, k->name), tok_len(r, k->name)))
+        return fail_oom(r);
     kernel_decl *grown = grow(r->kernels, &r->kernelcap, r->nkernels, sizeof(kernel_decl));
     if (!grown)
         return fail_oom(r);
@@ -93,6 +95,25 @@ static int add_entry_check(rw *r, const kernel_decl *k, size_t brace)
     sb_put_escaped(&sb, tok_text(r, k->name), tok_len(r, k->name));
     sb_puts(&sb, "\", __FILE__, __LINE__)) return;");
     return add_edit_sb(r, r->toks[brace].end, r->toks[brace].end, &sb);
+}
+
+/* After a kernel's body, on the line of its `}`: the kernel is known by its
+ * address from the start of the program (launch.hpp, note_kernel), so that
+ * the forms that pass it as `(void *)k` (cudaLaunchKernel,
+ * cudaLaunchCooperativeKernel, graph kernel nodes) can bind its arguments.
+ * Templates are noted by the launches and calls that name an instance. */
+static int add_registration(rw *r, const kernel_decl *k, size_t brace)
+{
+    if (r->match[brace] < 0)
+        return 0;
+    const size_t close = (size_t)r->match[brace];
+    strbuf sb = {0};
+    sb_puts(&sb, " SIMTLAB_EMU_NOTE_KERNEL(");
+    sb_put(&sb, tok_text(r, k->name), tok_len(r, k->name));
+    sb_puts(&sb, ", ");
+    put_kernel_pointer_type(r, &sb, k);
+    sb_puts(&sb, ")");
+    return add_edit_sb(r, r->toks[close].end, r->toks[close].end, &sb);
 }
 
 /* The declaration whose __global__ is token g: its name is the identifier
@@ -123,7 +144,7 @@ static int parse_kernel(rw *r, size_t g)
     if (record_kernel(r, &k) != 0)
         return -1;
     if (body < r->ntoks && is_punct(r, body, '{'))
-        return add_entry_check(r, &k, body);
+        return add_entry_check(r, &k, body) || (k.is_template ? 0 : add_registration(r, &k, body));
     return 0;
 }
 
@@ -197,6 +218,20 @@ const kernel_decl *overloaded_kernel(const rw *r, size_t first, size_t last)
         if (same_text(r, r->host_names[i], first))
             return k;
     return NULL;
+}
+
+/* Is the launched expression [first, last] one identifier (or `::` and one)
+ * that names a kernel template of the file, without template arguments? */
+bool names_template_kernel(const rw *r, size_t first, size_t last)
+{
+    if (first < last && tok_is(r, first, "::"))
+        first++;
+    if (first != last || !is_ident(r, first))
+        return false;
+    for (size_t i = 0; i < r->nkernels; i++)
+        if (r->kernels[i].is_template && same_text(r, r->kernels[i].name, first))
+            return true;
+    return r->inc && include_knows_template_kernel(r->inc, tok_text(r, first), tok_len(r, first));
 }
 
 /* `void (*)(params)`: the kernel's pointer type, its parameters as written

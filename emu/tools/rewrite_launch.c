@@ -182,15 +182,20 @@ int rewrite_launch(rw *r, size_t open)
     if (r->match[args] < 0)
         return fail_at(r, args, "unbalanced '(' in the kernel arguments");
 
+    /* A function template named without its arguments: a generic lambda
+     * calls it, so that the call deduces them (launch.hpp, launch_deduced). */
+    const bool deduced = names_template_kernel(r, (size_t)first, open - 1);
     strbuf head = {0};
-    sb_puts(&head, "::simtlab_emu::launch(\"");
+    sb_puts(&head, deduced ? "::simtlab_emu::launch_deduced(\"" : "::simtlab_emu::launch(\"");
     strbuf name = {0};
     put_tokens(r, &name, (size_t)first, open - 1);
     sb_put_escaped(&head, name.data ? name.data : "", name.len);
     head.oom |= name.oom;
     free(name.data);
     sb_puts(&head, "\", __FILE__, __LINE__, ");
-    const kernel_decl *k = overloaded_kernel(r, (size_t)first, open - 1);
+    if (deduced)
+        sb_puts(&head, "[](auto &&...simtlab_emu_a) { ");
+    const kernel_decl *k = deduced ? NULL : overloaded_kernel(r, (size_t)first, open - 1);
     if (k) {
         sb_puts(&head, "static_cast<");
         put_kernel_pointer_type(r, &head, k);
@@ -199,6 +204,9 @@ int rewrite_launch(rw *r, size_t open)
     if (add_edit_sb(r, r->toks[first].start, r->toks[first].start, &head) != 0)
         return -1;
     if (k && add_edit_str(r, r->toks[open - 1].end, r->toks[open - 1].end, ")") != 0)
+        return -1;
+    if (deduced && add_edit_str(r, r->toks[open - 1].end, r->toks[open - 1].end,
+                                "(static_cast<decltype(simtlab_emu_a) &&>(simtlab_emu_a)...); }") != 0)
         return -1;
     if (replace_chevrons(r, open, ", ") != 0)
         return -1;

@@ -202,6 +202,90 @@ launcher<P...> launch(const char *kernel, const char *file, int line, void (*k)(
     return launcher<P...>(launch_site{kernel, file, line}, k, grid, block, shmem, stream);
 }
 
+/* slrewrite puts SIMTLAB_EMU_NOTE_KERNEL(k, void (*)(params)) after every
+ * kernel that is not a template: a variable of internal linkage, named by
+ * __COUNTER__, whose initialiser registers k when the program starts. */
+#define SIMTLAB_EMU_NOTE_CAT2(a, b) a##b
+#define SIMTLAB_EMU_NOTE_CAT(a, b) SIMTLAB_EMU_NOTE_CAT2(a, b)
+#define SIMTLAB_EMU_NOTE_KERNEL(name, ...)                                                                      \
+    [[maybe_unused]] static const bool SIMTLAB_EMU_NOTE_CAT(simtlab_emu_noted_, __COUNTER__) =                 \
+        (::simtlab_emu::detail::note_kernel(static_cast<__VA_ARGS__>(name)), true);
+
+/* ---- template kernels whose arguments a launch deduces -------------------
+ * `k<<<g, b>>>(x, n)` where k is a function template: its name alone has no
+ * pointer type, so slrewrite passes `call`, a generic lambda that calls
+ * k(args...), and each CUDA thread deduces and converts through that call,
+ * as the CUDA launch deduces k's template arguments from the argument types.
+ * The arguments are stored decayed (copies, by value). The kernel's address
+ * is not known here: run_grid gets nullptr, which checks dynamic shared
+ * memory against the device's opt-in maximum (cudaFuncSetAttribute on an
+ * instance cannot be matched to this launch). */
+namespace detail {
+template <class F, class... A>
+struct alignas(64) deduced_call {
+    F call;
+    std::tuple<A...> args;
+
+    static void run_one_thread(void *self)
+    {
+        const deduced_call *c = static_cast<const deduced_call *>(self);
+        std::apply(c->call, c->args);
+#ifdef SIMTLAB_EMU_PROFILE_BUILD
+        profile_thread_exit();
+#endif
+    }
+};
+} /* namespace detail */
+
+template <class F>
+class deduced_launcher {
+public:
+    deduced_launcher(const launch_site &site, F call, dim3 grid, dim3 block, std::size_t shmem,
+                     cudaStream_t stream)
+        : site_(site), call_(call), grid_(grid), block_(block), shmem_(shmem), stream_(stream)
+    {
+    }
+
+    template <class... A>
+    void operator()(A &&...args) const
+    {
+        (void)run(std::forward<A>(args)...);
+    }
+
+    template <class... A>
+    cudaError_t run(A &&...args) const
+    {
+        using call_t = detail::deduced_call<F, std::decay_t<A>...>;
+        if (__builtin_expect(detail::streams_capturing.load(std::memory_order_relaxed) != 0, 0) &&
+            detail::stream_is_capturing(stream_)) {
+            auto held = std::make_shared<call_t>(call_t{call_, std::tuple<std::decay_t<A>...>(std::forward<A>(args)...)});
+            const deduced_launcher self = *this;
+            detail::capture_launch(stream_, [self, held](cudaStream_t stream) {
+                return run_grid(self.site_, self.grid_, self.block_, self.shmem_, stream, &call_t::run_one_thread,
+                                held.get(), nullptr);
+            });
+            return cudaSuccess;
+        }
+        call_t c{call_, std::tuple<std::decay_t<A>...>(std::forward<A>(args)...)};
+        return run_grid(site_, grid_, block_, shmem_, stream_, &call_t::run_one_thread, &c, nullptr);
+    }
+
+private:
+    launch_site site_;
+    F call_;
+    dim3 grid_;
+    dim3 block_;
+    std::size_t shmem_;
+    cudaStream_t stream_;
+};
+
+template <class F>
+deduced_launcher<F> launch_deduced(const char *kernel, const char *file, int line, F call, dim3 grid, dim3 block,
+                                   std::size_t shmem = 0, cudaStream_t stream = 0)
+{
+    return deduced_launcher<F>(launch_site{kernel, file, line}, call, grid, block, shmem, stream);
+}
+
 } /* namespace simtlab_emu */
 
 #endif

@@ -1,0 +1,243 @@
+#!/usr/bin/env bash
+# Builds and runs a corpus of real CUDA programs, unmodified, with slcc (the
+# emulator's compiler wrapper), and prints one line per program:
+#   PASS | FAIL <why> | EXCLUDED <why>
+# and a summary. A developer tool run by hand (the corpus is not in this
+# repository): see emu/README.md, "Programs tried".
+#
+#   run_corpus.sh CORPUS_ROOT [--slcc PATH] [--work DIR] [--time-limit S]
+#                 [--only REGEX]
+#
+# CORPUS_ROOT holds checkouts of cuda-samples, llm.c and SGEMM_CUDA.
+# A program passes when it builds, exits 0 within the time limit and prints
+# none of its own failure words. Sizes are reduced only through a program's
+# own command-line flags; programs with sizes fixed in main run at their own
+# size and a timeout is a failure.
+set -u
+root=${1:?usage: run_corpus.sh CORPUS_ROOT [--slcc PATH] [--work DIR] [--time-limit S] [--only REGEX]}
+shift
+here=$(cd "$(dirname "$0")" && pwd)
+slcc=$here/../../../build/bin/slcc
+work=${TMPDIR:-/tmp}/simtlab-corpus
+limit=300
+only=.
+while [ $# -gt 0 ]; do
+  case $1 in
+    --slcc) slcc=$2; shift 2 ;;
+    --work) work=$2; shift 2 ;;
+    --time-limit) limit=$2; shift 2 ;;
+    --only) only=$2; shift 2 ;;
+    *) echo "run_corpus.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+[ -x "$slcc" ] || { echo "run_corpus.sh: no slcc at $slcc (build target slcc, or pass --slcc)" >&2; exit 2; }
+mkdir -p "$work"
+samples=$root/cuda-samples/Samples
+npass=0 nfail=0 nexcl=0
+
+line() { printf '%-8s %-40s %s\n' "$1" "$2" "$3"; }
+
+excluded() { # name reason
+  [[ $1 =~ $only ]] || return 0
+  nexcl=$((nexcl + 1)); line EXCLUDED "$1" "$2"
+}
+
+# try NAME DIR "SOURCES" "SLCC FLAGS" "RUN ARGS"
+try() {
+  local name=$1 dir=$2 srcs=$3 flags=$4 args=$5
+  [[ $name =~ $only ]] || return 0
+  local bin=$work/$name log=$work/$name.log
+  local files=() s
+  for s in $srcs; do files+=("$dir/$s"); done
+  mkdir -p "$(dirname "$bin")"
+  # shellcheck disable=SC2086
+  if ! (cd "$dir" && timeout "$limit" "$slcc" -O2 $flags "${files[@]}" -o "$bin") >"$log.build" 2>&1; then
+    nfail=$((nfail + 1))
+    line FAIL "$name" "build: $(grep -m1 -E 'error|Error' "$log.build" | cut -c1-160)"
+    return
+  fi
+  local t0=$SECONDS rc
+  # shellcheck disable=SC2086
+  (cd "$dir" && timeout "$limit" "$bin" $args) >"$log" 2>&1 </dev/null
+  rc=$?
+  local secs=$((SECONDS - t0))
+  if [ $rc -eq 124 ]; then
+    nfail=$((nfail + 1)); line FAIL "$name" "timeout: not done after ${limit} s"
+  elif [ $rc -ne 0 ] || grep -q -E 'Result = FAIL|Test failed|FAILED|[Mm]ismatch|Test FAIL' "$log"; then
+    nfail=$((nfail + 1))
+    line FAIL "$name" "exit $rc: $(grep -m1 -i -E 'error|fail|mismatch|waiv|not supported' "$log" | cut -c1-160)"
+  else
+    npass=$((npass + 1)); line PASS "$name" "${secs} s"
+  fi
+}
+
+S0=$samples/0_Introduction S2=$samples/2_Concepts_and_Techniques
+S3=$samples/3_CUDA_Features S6=$samples/6_Performance
+C="-I $samples/../Common"
+
+# --- cuda-samples, 0_Introduction
+try UnifiedMemoryStreams   $S0/UnifiedMemoryStreams "UnifiedMemoryStreams.cu" "$C -fopenmp -lcublas" ""
+try asyncAPI               $S0/asyncAPI "asyncAPI.cu" "$C" ""
+try clock                  $S0/clock "clock.cu" "$C" ""
+excluded clock_nvrtc              "NVRTC (runtime compilation of CUDA source)"
+try cudaOpenMP             $S0/cudaOpenMP "cudaOpenMP.cu" "$C -fopenmp" ""
+try fp16ScalarProduct      $S0/fp16ScalarProduct "fp16ScalarProduct.cu" "$C" ""
+try matrixMul              $S0/matrixMul "matrixMul.cu" "$C" "-wA=128 -hA=128 -wB=128 -hB=128"
+excluded matrixMulDrv             "driver API (cuda.h, cuModuleLoad)"
+excluded matrixMulDynlinkJIT      "driver API loaded at run time, PTX JIT"
+excluded matrixMul_nvrtc          "NVRTC"
+try mergeSort              $S0/mergeSort "bitonic.cu main.cpp mergeSort.cu mergeSort_host.cpp mergeSort_validate.cpp" "$C" ""
+try simpleAWBarrier        $S0/simpleAWBarrier "simpleAWBarrier.cu" "$C" ""
+try simpleAssert           $S0/simpleAssert "simpleAssert.cu" "$C" ""
+excluded simpleAssert_nvrtc       "NVRTC"
+try simpleAtomicIntrinsics $S0/simpleAtomicIntrinsics "simpleAtomicIntrinsics.cu simpleAtomicIntrinsics_cpu.cpp" "$C" ""
+excluded simpleAtomicIntrinsics_nvrtc "NVRTC"
+try simpleAttributes       $S0/simpleAttributes "simpleAttributes.cu" "$C" ""
+excluded simpleCUDA2GL            "OpenGL interop"
+try simpleCallback         $S0/simpleCallback "simpleCallback.cu multithreading.cpp" "$C -lpthread" ""
+try simpleCooperativeGroups $S0/simpleCooperativeGroups "simpleCooperativeGroups.cu" "$C" ""
+excluded simpleCubemapTexture     "textures"
+excluded simpleDrvRuntime         "driver API (cuModuleLoad of a fatbin)"
+try simpleHyperQ           $S0/simpleHyperQ "simpleHyperQ.cu" "$C" ""
+excluded simpleIPC                "inter-process memory handles (cudaIpc*)"
+excluded simpleLayeredTexture     "textures"
+excluded simpleMPI                "MPI"
+try simpleMultiCopy        $S0/simpleMultiCopy "simpleMultiCopy.cu" "$C" ""
+try simpleMultiGPU         $S0/simpleMultiGPU "simpleMultiGPU.cu" "$C" ""
+try simpleOccupancy        $S0/simpleOccupancy "simpleOccupancy.cu" "$C" ""
+excluded simpleP2P                "peer-to-peer between two GPUs"
+excluded simplePitchLinearTexture "textures"
+try simplePrintf           $S0/simplePrintf "simplePrintf.cu" "$C" ""
+try simpleStreams          $S0/simpleStreams "simpleStreams.cu" "$C" ""
+excluded simpleSurfaceWrite       "surfaces"
+try simpleTemplates        $S0/simpleTemplates "simpleTemplates.cu" "$C" ""
+excluded simpleTexture            "textures"
+excluded simpleTexture3D          "textures"
+excluded simpleTextureDrv         "driver API, textures"
+try simpleVoteIntrinsics   $S0/simpleVoteIntrinsics "simpleVoteIntrinsics.cu" "$C" ""
+try simpleZeroCopy         $S0/simpleZeroCopy "simpleZeroCopy.cu" "$C" ""
+try systemWideAtomics      $S0/systemWideAtomics "systemWideAtomics.cu" "$C" ""
+try template               $S0/template "template.cu template_cpu.cpp" "$C" ""
+try vectorAdd              $S0/vectorAdd "vectorAdd.cu" "$C" ""
+excluded vectorAddDrv             "driver API"
+excluded vectorAddMMAP            "driver API virtual memory (cuMemCreate/cuMemMap)"
+excluded vectorAdd_nvrtc          "NVRTC"
+
+# --- cuda-samples, 2_Concepts_and_Techniques
+excluded EGLStream_CUDA_CrossGPU  "EGL interop"
+excluded EGLStream_CUDA_Interop   "EGL interop"
+excluded FunctionPointers         "textures (and image files)"
+for mc in MC_EstimatePiInlineP MC_EstimatePiInlineQ MC_EstimatePiP MC_EstimatePiQ MC_SingleAsianOptionP; do
+  try $mc $S2/$mc "$(cd $S2/$mc && ls src/*.cu src/*.cpp | tr '\n' ' ')" "$C -I $S2/$mc/inc" ""
+done
+excluded boxFilter                "textures, OpenGL"
+try convolutionSeparable   $S2/convolutionSeparable "convolutionSeparable.cu convolutionSeparable_gold.cpp main.cpp" "$C" ""
+excluded convolutionTexture       "textures"
+excluded dct8x8                   "textures"
+try eigenvalues            $S2/eigenvalues "bisect_large.cu bisect_small.cu bisect_util.cu gerschgorin.cpp main.cu matlab.cpp" "$C" ""
+try histogram              $S2/histogram "histogram256.cu histogram64.cu histogram_gold.cpp main.cpp" "$C" ""
+excluded imageDenoising           "textures, OpenGL"
+try inlinePTX              $S2/inlinePTX "inlinePTX.cu" "$C" ""
+excluded inlinePTX_nvrtc          "NVRTC"
+try interval               $S2/interval "interval.cu" "$C" ""
+excluded particles                "OpenGL"
+try radixSortThrust        $S2/radixSortThrust "radixSortThrust.cu" "$C" ""
+try reduction              $S2/reduction "reduction.cpp reduction_kernel.cu" "$C" ""
+try reductionMultiBlockCG  $S2/reductionMultiBlockCG "reductionMultiBlockCG.cu" "$C" ""
+try scalarProd             $S2/scalarProd "scalarProd.cu scalarProd_cpu.cpp" "$C" ""
+try scan                   $S2/scan "main.cpp scan.cu scan_gold.cpp" "$C" ""
+try segmentationTreeThrust $S2/segmentationTreeThrust "segmentationTree.cu" "$C" ""
+try shfl_scan              $S2/shfl_scan "shfl_scan.cu" "$C" ""
+try sortingNetworks        $S2/sortingNetworks "bitonicSort.cu main.cpp oddEvenMergeSort.cu sortingNetworks_validate.cpp" "$C" ""
+try streamOrderedAllocation $S2/streamOrderedAllocation "streamOrderedAllocation.cu" "$C" ""
+excluded streamOrderedAllocationIPC "inter-process memory pools"
+excluded streamOrderedAllocationP2P "peer access between two GPUs"
+try threadFenceReduction   $S2/threadFenceReduction "threadFenceReduction.cu" "$C" ""
+excluded threadMigration          "driver API contexts"
+
+# --- cuda-samples, 3_CUDA_Features
+try StreamPriorities       $S3/StreamPriorities "StreamPriorities.cu" "$C" ""
+try bf16TensorCoreGemm     $S3/bf16TensorCoreGemm "bf16TensorCoreGemm.cu" "$C" ""
+try binaryPartitionCG      $S3/binaryPartitionCG "binaryPartitionCG.cu" "$C" ""
+excluded bindlessTexture          "textures"
+try cdpAdvancedQuicksort   $S3/cdpAdvancedQuicksort "cdpAdvancedQuicksort.cu cdpBitonicSort.cu" "$C" ""
+try cdpBezierTessellation  $S3/cdpBezierTessellation "BezierLineCDP.cu" "$C" ""
+try cdpQuadtree            $S3/cdpQuadtree "cdpQuadtree.cu" "$C" ""
+try cdpSimplePrint         $S3/cdpSimplePrint "cdpSimplePrint.cu" "$C" ""
+try cdpSimpleQuicksort     $S3/cdpSimpleQuicksort "cdpSimpleQuicksort.cu" "$C" ""
+excluded cudaCompressibleMemory   "driver API (cuMemCreate with compression)"
+try cudaTensorCoreGemm     $S3/cudaTensorCoreGemm "cudaTensorCoreGemm.cu" "$C" ""
+try dmmaTensorCoreGemm     $S3/dmmaTensorCoreGemm "dmmaTensorCoreGemm.cu" "$C" ""
+try globalToShmemAsyncCopy $S3/globalToShmemAsyncCopy "globalToShmemAsyncCopy.cu" "$C" "-wA=128 -hA=128 -wB=128 -hB=128"
+try graphConditionalNodes  $S3/graphConditionalNodes "graphConditionalNodes.cu" "$C" ""
+try graphMemoryFootprint   $S3/graphMemoryFootprint "graphMemoryFootprint.cu" "$C" ""
+try graphMemoryNodes       $S3/graphMemoryNodes "graphMemoryNodes.cu" "$C" ""
+try immaTensorCoreGemm     $S3/immaTensorCoreGemm "immaTensorCoreGemm.cu" "$C" ""
+try jacobiCudaGraphs       $S3/jacobiCudaGraphs "jacobi.cu main.cpp" "$C" ""
+excluded memMapIPCDrv             "driver API, inter-process memory"
+try newdelete              $S3/newdelete "newdelete.cu" "$C" ""
+excluded ptxjit                   "driver API, PTX JIT"
+try simpleCudaGraphs       $S3/simpleCudaGraphs "simpleCudaGraphs.cu" "$C" ""
+try tf32TensorCoreGemm     $S3/tf32TensorCoreGemm "tf32TensorCoreGemm.cu" "$C" ""
+try warpAggregatedAtomicsCG $S3/warpAggregatedAtomicsCG "warpAggregatedAtomicsCG.cu" "$C" ""
+
+# --- cuda-samples, 6_Performance
+try LargeKernelParameter   $S6/LargeKernelParameter "LargeKernelParameter.cu" "$C" ""
+try UnifiedMemoryPerf      $S6/UnifiedMemoryPerf "commonKernels.cu helperFunctions.cpp matrixMultiplyPerf.cu" "$C" ""
+try alignedTypes           $S6/alignedTypes "alignedTypes.cu" "$C" ""
+try cudaGraphsPerfScaling  $S6/cudaGraphsPerfScaling "cudaGraphPerfScaling.cu" "$C" ""
+try transpose              $S6/transpose "transpose.cu" "$C" "-dimX=256 -dimY=256"
+
+# --- llm.c dev/cuda (sizes fixed in main; default kernel)
+L=$root/llm.c/dev/cuda
+for f in adamw attention_backward attention_forward classifier_fused crossentropy_forward \
+         crossentropy_softmax_backward encoder_backward encoder_forward fused_residual_forward \
+         gelu_backward gelu_forward global_norm layernorm_backward layernorm_forward \
+         matmul_backward matmul_backward_bias matmul_forward permute residual_forward \
+         softmax_forward trimat_forward; do
+  try llm.c/$f $L "$f.cu" "-fopenmp -lcublas -lcublasLt" ""
+done
+excluded llm.c/nccl_all_reduce    "NCCL and MPI across GPUs"
+
+# --- SGEMM_CUDA (sizes 128..4096 fixed in main, 50 repeats each)
+G=$root/SGEMM_CUDA
+try SGEMM_CUDA/simplest_kernel $G "simplest_kernel.cu" "" ""
+try SGEMM_CUDA/cuBLAS_sgemm    $G "cuBLAS_sgemm.cu" "-lcublas" ""
+# The runner is one program: it counts once, as a pass only if every kernel
+# finishes all its sizes. Each kernel gets a line saying up to which size its
+# own check (against cuBLAS) passed within SGEMM_LIMIT seconds.
+sgemm() {
+  [[ SGEMM_CUDA/sgemm =~ $only ]] || return 0
+  local bin=$work/SGEMM_CUDA/sgemm k ok=1 rc sizes
+  mkdir -p "$work/SGEMM_CUDA"
+  if ! (cd "$G" && timeout "$limit" "$slcc" -O2 -I "$G/src" -std=c++20 sgemm.cu src/runner.cu -lcublas -o "$bin") >"$bin.build.log" 2>&1; then
+    nfail=$((nfail + 1))
+    line FAIL SGEMM_CUDA/sgemm "build: $(grep -m1 -E 'error|Error' "$bin.build.log" | cut -c1-160)"
+    return
+  fi
+  for k in 1 2 3 4 5 6 7 8 9 10 11 12; do
+    (cd "$G" && timeout "${SGEMM_LIMIT:-60}" "$bin" $k) >"$bin.$k.log" 2>&1 </dev/null
+    rc=$?
+    sizes=$(grep -o 'size: ([0-9]*)' "$bin.$k.log" | grep -o '[0-9]*' | tr '\n' ' ')
+    if [ $rc -eq 0 ]; then
+      line "  info" "SGEMM_CUDA/sgemm $k" "all sizes verified"
+    else
+      ok=0
+      if grep -q 'Failed to pass' "$bin.$k.log"; then
+        line "  info" "SGEMM_CUDA/sgemm $k" "WRONG result after sizes [${sizes}]"
+      elif [ $rc -eq 124 ]; then
+        line "  info" "SGEMM_CUDA/sgemm $k" "verified and timed at sizes [${sizes}], then the ${SGEMM_LIMIT:-60} s limit"
+      else
+        line "  info" "SGEMM_CUDA/sgemm $k" "exit $rc after sizes [${sizes}]: $(grep -m1 -i -E 'error|fail' "$bin.$k.log" | cut -c1-120)"
+      fi
+    fi
+  done
+  if [ $ok = 1 ]; then npass=$((npass + 1)); line PASS SGEMM_CUDA/sgemm "every kernel, every size"
+  else nfail=$((nfail + 1)); line FAIL SGEMM_CUDA/sgemm "not every kernel finished its own sizes (128..4096, 50 repeats each) in time: see the lines above"; fi
+}
+sgemm
+
+total=$((npass + nfail))
+pct=0
+[ $total -gt 0 ] && pct=$((100 * npass / total))
+echo "summary: $npass of $total pass ($pct%), $nfail fail, $nexcl excluded"

@@ -126,9 +126,12 @@ void mma_m16n8k16_collective(void *const lane_data[32], unsigned, void *ctx)
  * WMMA (see <mma.h> for the emulator's fragment layout)
  * ====================================================================== */
 
-/* Lane L, element i <-> tile row L / 2, column (L % 2) * 8 + i. */
-unsigned frag_row(unsigned lane) { return lane / 2; }
-unsigned frag_col(unsigned lane, unsigned i) { return (lane % 2) * 8 + i; }
+/* Lane L, element i <-> flat index L * E + i of the rows x cols tile in
+ * row-major order, E = rows * cols / 32 (16x16: row L / 2, column
+ * (L % 2) * 8 + i). */
+unsigned lane_elements(wmma_tile t) { return t.rows * t.cols / 32; }
+unsigned frag_row(wmma_tile t, unsigned lane, unsigned i) { return (lane * lane_elements(t) + i) / t.cols; }
+unsigned frag_col(wmma_tile t, unsigned lane, unsigned i) { return (lane * lane_elements(t) + i) % t.cols; }
 
 std::size_t element_bytes(wmma_element type) { return type == wmma_f32 ? 4 : 2; }
 
@@ -142,6 +145,7 @@ struct wmma_io_lane {
 
 struct wmma_io {
     wmma_element type;
+    wmma_tile tile;
     bool store;
 };
 
@@ -175,8 +179,8 @@ void wmma_io_collective(void *const lane_data[32], unsigned, void *ctx)
     const std::size_t size = element_bytes(io.type);
     for (unsigned lane = 0; lane < 32; ++lane) {
         auto &l = *static_cast<wmma_io_lane *>(lane_data[lane]);
-        for (unsigned i = 0; i < wmma_lane_elements; ++i) {
-            const std::size_t r = frag_row(lane), c = frag_col(lane, i);
+        for (unsigned i = 0; i < lane_elements(io.tile); ++i) {
+            const std::size_t r = frag_row(io.tile, lane, i), c = frag_col(io.tile, lane, i);
             const std::size_t offset = l.col_major ? c * l.ldm + r : r * l.ldm + c;
             char *in_memory = static_cast<char *>(l.mem) + offset * size;
             char *in_fragment = static_cast<char *>(l.elems) + i * size;
@@ -232,6 +236,11 @@ struct wmma_mma_lane {
     const float *c;
 };
 
+struct wmma_mma_shape {
+    wmma_element input;
+    unsigned m, n, k;
+};
+
 float input_element(const void *frag, unsigned i, wmma_element input)
 {
     return bits_to_float(load_u16(static_cast<const char *>(frag) + 2 * i), input == wmma_bf16);
@@ -239,26 +248,28 @@ float input_element(const void *frag, unsigned i, wmma_element input)
 
 void wmma_mma_collective(void *const lane_data[32], unsigned, void *ctx)
 {
-    const wmma_element input = *static_cast<const wmma_element *>(ctx);
-    float a[16][16], b[16][16], acc[16][16];
+    const wmma_mma_shape &shape = *static_cast<const wmma_mma_shape *>(ctx);
+    const unsigned M = shape.m, N = shape.n, K = shape.k;
+    const wmma_tile ta{M, K}, tb{K, N}, tc{M, N};
+    float a[32 * 16], b[16 * 32], acc[32 * 32]; /* the largest of the three shapes' tiles */
     for (unsigned lane = 0; lane < 32; ++lane) {
         const auto &l = *static_cast<const wmma_mma_lane *>(lane_data[lane]);
-        for (unsigned i = 0; i < wmma_lane_elements; ++i) {
-            const unsigned r = frag_row(lane), c = frag_col(lane, i);
-            a[r][c] = input_element(l.a, i, input);
-            b[r][c] = input_element(l.b, i, input);
-            acc[r][c] = l.c[i];
-        }
+        for (unsigned i = 0; i < lane_elements(ta); ++i)
+            a[frag_row(ta, lane, i) * K + frag_col(ta, lane, i)] = input_element(l.a, i, shape.input);
+        for (unsigned i = 0; i < lane_elements(tb); ++i)
+            b[frag_row(tb, lane, i) * N + frag_col(tb, lane, i)] = input_element(l.b, i, shape.input);
+        for (unsigned i = 0; i < lane_elements(tc); ++i)
+            acc[frag_row(tc, lane, i) * N + frag_col(tc, lane, i)] = l.c[i];
     }
-    for (unsigned m = 0; m < 16; ++m)
-        for (unsigned n = 0; n < 16; ++n)
-            for (unsigned k = 0; k < 16; ++k)
-                acc[m][n] += a[m][k] * b[k][n]; /* the product is exact */
+    for (unsigned m = 0; m < M; ++m)
+        for (unsigned n = 0; n < N; ++n)
+            for (unsigned k = 0; k < K; ++k)
+                acc[m * N + n] += a[m * K + k] * b[k * N + n]; /* the product is exact */
     /* Written only now: d may be the same fragment as c. */
     for (unsigned lane = 0; lane < 32; ++lane) {
         const auto &l = *static_cast<const wmma_mma_lane *>(lane_data[lane]);
-        for (unsigned i = 0; i < wmma_lane_elements; ++i)
-            l.d[i] = acc[frag_row(lane)][frag_col(lane, i)];
+        for (unsigned i = 0; i < lane_elements(tc); ++i)
+            l.d[i] = acc[frag_row(tc, lane, i) * N + frag_col(tc, lane, i)];
     }
 }
 
@@ -282,21 +293,25 @@ void mma_m16n8k16_f32(mma_input_type type, float d[4], const unsigned a[4], cons
     std::memcpy(d, lane.d, sizeof lane.d);
 }
 
-void wmma_load(void *elems, wmma_element type, const void *p, unsigned ldm, bool col_major, const char *op,
-               here where)
+void wmma_load(void *elems, wmma_element type, wmma_tile tile, const void *p, unsigned ldm, bool col_major,
+               const char *op, here where)
 {
-    wmma_io_run(elems, const_cast<void *>(p), ldm, col_major, wmma_io{type, false}, op, where);
+    wmma_io_run(elems, const_cast<void *>(p), ldm, col_major, wmma_io{type, tile, false}, op, where);
 }
 
-void wmma_store(void *p, const void *elems, wmma_element type, unsigned ldm, bool col_major, here where)
+void wmma_store(void *p, const void *elems, wmma_element type, wmma_tile tile, unsigned ldm, bool col_major,
+                here where)
 {
-    wmma_io_run(const_cast<void *>(elems), p, ldm, col_major, wmma_io{type, true}, "wmma::store_matrix_sync", where);
+    wmma_io_run(const_cast<void *>(elems), p, ldm, col_major, wmma_io{type, tile, true}, "wmma::store_matrix_sync",
+                where);
 }
 
-void wmma_mma(float *d, const void *a, const void *b, wmma_element input, const float *c, here where)
+void wmma_mma(float *d, const void *a, const void *b, wmma_element input, const float *c, unsigned m, unsigned n,
+              unsigned k, here where)
 {
     wmma_mma_lane lane{d, a, b, c};
-    warp_collective(full_warp, &lane, wmma_mma_collective, &input, "wmma::mma_sync", where);
+    wmma_mma_shape shape{input, m, n, k};
+    warp_collective(full_warp, &lane, wmma_mma_collective, &shape, "wmma::mma_sync", where);
 }
 
 } /* namespace simtlab_emu */

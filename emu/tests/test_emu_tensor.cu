@@ -969,3 +969,93 @@ Test(wmma, lanes_that_pass_different_arguments_fail_the_launch)
     wmma_lanes_disagree<<<1, 32>>>((const __half *)da);
     expect_launch_failure("wmma_lanes_disagree", cudaErrorLaunchFailure, "lane 9 (ptr");
 }
+
+/* ---- the other 16-bit WMMA shapes: m32n8k16 and m8n32k16 ----------------
+ * One warp per TM x TN tile of C = A B (A M x K row-major; B K x N
+ * column-major for m32n8k16, row-major for m8n32k16, so that both layouts of
+ * matrix_b are read; C row-major). */
+static_assert(wmma::fragment<wmma::matrix_a, 32, 8, 16, __half, wmma::row_major>::num_elements == 16,
+              "m32n8k16: A is 32x16, 16 elements per lane");
+static_assert(wmma::fragment<wmma::matrix_b, 32, 8, 16, __half, wmma::col_major>::num_elements == 4,
+              "m32n8k16: B is 16x8, 4 elements per lane");
+static_assert(wmma::fragment<wmma::matrix_a, 8, 32, 16, __nv_bfloat16, wmma::row_major>::num_elements == 4,
+              "m8n32k16: A is 8x16, 4 elements per lane");
+static_assert(wmma::fragment<wmma::matrix_b, 8, 32, 16, __nv_bfloat16, wmma::row_major>::num_elements == 16,
+              "m8n32k16: B is 16x32, 16 elements per lane");
+static_assert(wmma::fragment<wmma::accumulator, 32, 8, 16, float>::num_elements == 8 &&
+                  wmma::fragment<wmma::accumulator, 8, 32, 16, float>::num_elements == 8,
+              "both accumulators are 256 floats, 8 per lane");
+
+__global__ void wmma_m32n8k16_f16(const __half *a, const __half *b, float *c, int n, int k)
+{
+    const int tiles_n = n / 8, tm = blockIdx.x / tiles_n, tn = blockIdx.x % tiles_n;
+    wmma::fragment<wmma::accumulator, 32, 8, 16, float> acc;
+    wmma::fill_fragment(acc, 0.0f);
+    for (int kk = 0; kk < k; kk += 16) {
+        wmma::fragment<wmma::matrix_a, 32, 8, 16, __half, wmma::row_major> fa;
+        wmma::fragment<wmma::matrix_b, 32, 8, 16, __half, wmma::col_major> fb;
+        wmma::load_matrix_sync(fa, a + (size_t)tm * 32 * k + kk, k);
+        wmma::load_matrix_sync(fb, b + (size_t)tn * 8 * k + kk, k);
+        wmma::mma_sync(acc, fa, fb, acc);
+    }
+    wmma::store_matrix_sync(c + (size_t)tm * 32 * n + tn * 8, acc, n, wmma::mem_row_major);
+}
+
+__global__ void wmma_m8n32k16_bf16(const __nv_bfloat16 *a, const __nv_bfloat16 *b, float *c, int n, int k)
+{
+    const int tiles_n = n / 32, tm = blockIdx.x / tiles_n, tn = blockIdx.x % tiles_n;
+    wmma::fragment<wmma::accumulator, 8, 32, 16, float> acc;
+    wmma::fill_fragment(acc, 0.0f);
+    for (int kk = 0; kk < k; kk += 16) {
+        wmma::fragment<wmma::matrix_a, 8, 32, 16, __nv_bfloat16, wmma::row_major> fa;
+        wmma::fragment<wmma::matrix_b, 8, 32, 16, __nv_bfloat16, wmma::row_major> fb;
+        wmma::load_matrix_sync(fa, a + (size_t)tm * 8 * k + kk, k);
+        wmma::load_matrix_sync(fb, b + (size_t)kk * n + tn * 32, n);
+        wmma::mma_sync(acc, fa, fb, acc);
+    }
+    wmma::store_matrix_sync(c + (size_t)tm * 8 * n + tn * 32, acc, n, wmma::mem_row_major);
+}
+
+/* 64 x 64 x 32: 16 tiles of 32x8 (f16, B column-major) or 64 of 8x32
+ * (bf16, B row-major). */
+static void check_other_shape(const char *test, int bf16)
+{
+    enum { M = 64, N = 64, K = 32 };
+    unsigned state = test_seed(test);
+    static unsigned short ha[M * K], hb[K * N];
+    static double va[M * K], vb[K * N];
+    static float hc[M * N];
+    for (int i = 0; i < M * K; ++i)
+        ha[i] = bf16 ? bf16_bits(va[i] = random_bf16_value(&state)) : f16_bits(va[i] = random_f16_value(&state));
+    for (int i = 0; i < K * N; ++i)
+        hb[i] = bf16 ? bf16_bits(vb[i] = random_bf16_value(&state)) : f16_bits(vb[i] = random_f16_value(&state));
+    void *da = to_device(ha, sizeof ha), *db = to_device(hb, sizeof hb), *dc = to_device(NULL, sizeof hc);
+    if (bf16)
+        wmma_m8n32k16_bf16<<<(M / 8) * (N / 32), 32>>>((const __nv_bfloat16 *)da, (const __nv_bfloat16 *)db,
+                                                        (float *)dc, N, K);
+    else
+        wmma_m32n8k16_f16<<<(M / 32) * (N / 8), 32>>>((const __half *)da, (const __half *)db, (float *)dc, N, K);
+    expect_launch_ok(bf16 ? "wmma_m8n32k16_bf16" : "wmma_m32n8k16_f16");
+    from_device(hc, dc, sizeof hc);
+    for (int i = 0; i < M; ++i)
+        for (int j = 0; j < N; ++j) {
+            double ref = 0, scale = 0;
+            for (int k = 0; k < K; ++k) {
+                /* f16: B column-major, (k, j) at j * K + k; bf16: row-major, k * N + j */
+                const double p = va[i * K + k] * (bf16 ? vb[k * N + j] : vb[j * K + k]);
+                ref += p;
+                scale += fabs(p);
+            }
+            expect_close(hc[i * N + j], ref, scale, "C", i, j);
+        }
+}
+
+Test(wmma, m32n8k16_f16_gemm_with_column_major_b)
+{
+    check_other_shape("wmma/m32n8k16", 0);
+}
+
+Test(wmma, m8n32k16_bf16_gemm_with_row_major_b)
+{
+    check_other_shape("wmma/m8n32k16", 1);
+}

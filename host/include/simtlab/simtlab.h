@@ -17,6 +17,7 @@
 #include "simtlab/00_doctor.h"
 #include "simtlab/01_vector_add.h"
 #include "simtlab/02_gpu_pays.h"
+#include "simtlab/03_divergence.h"
 #include "simtlab/04_reduce.h"
 #include "simtlab/05_transpose.h"
 #include "simtlab/05_sgemm.h"

@@ -1,0 +1,64 @@
+/* Exercise 03.2 — occupancy, by hand.
+ * An sm_80 (A100) SM has, by NVIDIA's published limits: 65536 32-bit
+ * registers, allocated per warp in units of 256; at most 2048 resident
+ * threads (64 warps) and 32 resident blocks; 164 KB of shared memory for
+ * blocks, of which the driver reserves 1 KB per block.
+ *
+ * A kernel uses 64 registers per thread, 256 threads per block and 16 KB
+ * of shared memory per block. Answer in the constants below:
+ *   BLOCKS_PER_SM   how many of its blocks one SM holds at once;
+ *   OCCUPANCY_PCT   resident warps over the 64 possible, in percent;
+ *   LIMIT           what stops one more block: 'r' registers, 's' shared
+ *                   memory, 't' threads (warps), 'b' the block limit.
+ * The program works the same rules and says where you went wrong. Then:
+ * what would 32 registers per thread give, and what would limit it? */
+#include "../common/ex_check.h"
+
+#ifdef SOLUTION
+/* registers: 64 x 32 = 2048 per warp (a multiple of 256), 8 warps a block:
+ * 16384 per block, 65536 / 16384 = 4 blocks. Threads: 2048 / 256 = 8.
+ * Shared: 164 / (16 + 1) = 9. Blocks: 32. The least is 4, set by the
+ * registers: 4 x 8 = 32 warps of 64, 50%. (With 32 registers: 8 blocks,
+ * limited by threads and registers at once, 100%.) */
+#define BLOCKS_PER_SM 4
+#define OCCUPANCY_PCT 50
+#define LIMIT 'r'
+#else
+#define BLOCKS_PER_SM 0 /* FIXME */
+#define OCCUPANCY_PCT 0 /* FIXME */
+#define LIMIT '?'       /* FIXME */
+#endif
+
+int main(void)
+{
+    const int regs = 64, threads = 256, smem_kb = 16;
+    const int warps = threads / 32;
+    int regs_per_warp = (regs * 32 + 255) / 256 * 256;
+    int by_regs = 65536 / (regs_per_warp * warps);
+    int by_threads = 2048 / threads;
+    int by_smem = 164 / (smem_kb + 1);
+    int by_blocks = 32;
+    int blocks = by_regs;
+    char limit = 'r';
+    if (by_smem < blocks) blocks = by_smem, limit = 's';
+    if (by_threads < blocks) blocks = by_threads, limit = 't';
+    if (by_blocks < blocks) blocks = by_blocks, limit = 'b';
+    int pct = blocks * warps * 100 / 64;
+    int wrong = 0;
+    if (BLOCKS_PER_SM != blocks) {
+        printf("blocks per SM: your answer %d, the rules say %d (registers allow %d, threads %d, shared memory "
+               "%d, the block limit %d)\n", BLOCKS_PER_SM, blocks, by_regs, by_threads, by_smem, by_blocks);
+        wrong = 1;
+    }
+    if (OCCUPANCY_PCT != pct) {
+        printf("occupancy: your answer %d%%, the rules say %d%% (%d blocks x %d warps of 64)\n", OCCUPANCY_PCT, pct,
+               blocks, warps);
+        wrong = 1;
+    }
+    if (LIMIT != limit) {
+        printf("limit: your answer '%c', the rules say '%c'\n", LIMIT, limit);
+        wrong = 1;
+    }
+    if (!wrong) printf("correct: %d blocks per SM, %d%% occupancy, limited by '%c'\n", blocks, pct, limit);
+    return wrong;
+}

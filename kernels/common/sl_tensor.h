@@ -65,12 +65,25 @@
     ::simtlab_emu::mma_m16n8k16_f32(::simtlab_emu::mma_input_f16, d, a, b, c, sl_caller)
 #define SL_PTX_MMA_BF16_F32(d, a, b, c) \
     ::simtlab_emu::mma_m16n8k16_f32(::simtlab_emu::mma_input_bf16, d, a, b, c, sl_caller)
-#define SL_PTX_LDMATRIX_X1(r, row) ::simtlab_emu::ldmatrix_m8n8_b16(1, false, r, row, sl_caller)
-#define SL_PTX_LDMATRIX_X2(r, row) ::simtlab_emu::ldmatrix_m8n8_b16(2, false, r, row, sl_caller)
-#define SL_PTX_LDMATRIX_X4(r, row) ::simtlab_emu::ldmatrix_m8n8_b16(4, false, r, row, sl_caller)
-#define SL_PTX_LDMATRIX_X1_TRANS(r, row) ::simtlab_emu::ldmatrix_m8n8_b16(1, true, r, row, sl_caller)
-#define SL_PTX_LDMATRIX_X2_TRANS(r, row) ::simtlab_emu::ldmatrix_m8n8_b16(2, true, r, row, sl_caller)
-#define SL_PTX_LDMATRIX_X4_TRANS(r, row) ::simtlab_emu::ldmatrix_m8n8_b16(4, true, r, row, sl_caller)
+/* The SIMT counters (shared-memory bank conflicts) see the loads of the
+ * kernel's own file only, and ldmatrix runs in the emulator's runtime: so,
+ * after it (which has checked the address), each lane that gave a row reads
+ * that row's 16 bytes once more here, and the value is dropped. A 16-byte
+ * access per lane is what the counters model in quarter-warp phases of 8
+ * rows, which is how ldmatrix reads shared memory. */
+static __device__ __forceinline__ void sl_emu_model_ldmatrix_rows(const void *row, unsigned count)
+{
+    unsigned tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+    if (tid % 32 < 8 * count) (void)*(const volatile __int128 *)row;
+}
+#define SL_EMU_LDMATRIX(count, trans, r, row) \
+    (::simtlab_emu::ldmatrix_m8n8_b16(count, trans, r, row, sl_caller), sl_emu_model_ldmatrix_rows(row, count))
+#define SL_PTX_LDMATRIX_X1(r, row) SL_EMU_LDMATRIX(1, false, r, row)
+#define SL_PTX_LDMATRIX_X2(r, row) SL_EMU_LDMATRIX(2, false, r, row)
+#define SL_PTX_LDMATRIX_X4(r, row) SL_EMU_LDMATRIX(4, false, r, row)
+#define SL_PTX_LDMATRIX_X1_TRANS(r, row) SL_EMU_LDMATRIX(1, true, r, row)
+#define SL_PTX_LDMATRIX_X2_TRANS(r, row) SL_EMU_LDMATRIX(2, true, r, row)
+#define SL_PTX_LDMATRIX_X4_TRANS(r, row) SL_EMU_LDMATRIX(4, true, r, row)
 #define SL_PTX_CP_ASYNC_16(dst, src) ::simtlab_emu::cp_async_16(dst, src, sl_caller)
 #define SL_PTX_CP_ASYNC_COMMIT() ::simtlab_emu::cp_async_commit(sl_caller)
 /* a macro's caller is the line that expands it */

@@ -21,5 +21,6 @@
 #include "simtlab/04_reduce.h"
 #include "simtlab/05_transpose.h"
 #include "simtlab/05_sgemm.h"
+#include "simtlab/06_tensor_gemm.h"
 
 #endif

@@ -1,0 +1,62 @@
+/* Chapter 06 — tensor-core GEMM: the launchers host code calls (C linkage).
+ *
+ * C = A * B with 16-bit inputs (f16 or bf16) and float accumulation and
+ * output. Row-major and tight: A is m x k (a[i * k + p]), B is k x n, C is
+ * m x n. The kernels see only multiples of their tile (sl_tgemm_tile): the
+ * edges are PADDED, not predicated: host/06_tensor_gemm.c copies a matrix
+ * whose sides are not multiples into a zero-filled buffer of the next
+ * multiples (zeros add nothing to a dot product) and copies the m x n corner
+ * of C back. sl_tgemm_check says what cannot run. */
+#ifndef SIMTLAB_KERNELS_06_TENSOR_GEMM_H
+#define SIMTLAB_KERNELS_06_TENSOR_GEMM_H
+
+#include <cuda_runtime_api.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* v1-v4 (v5, Hopper's wgmma + TMA, is not written yet: tutorial/06-tensor-cores.md says why). */
+#define SL_TGEMM_VERSIONS 4
+/* Sizes are ints on the device; tiles along m go on grid.y. */
+#define SL_TGEMM_MAX_ROW_TILES 65535
+
+typedef enum sl_tgemm_problem {
+    SL_TGEMM_FINE = 0,
+    SL_TGEMM_BAD_VERSION, /* outside 1..SL_TGEMM_VERSIONS */
+    SL_TGEMM_NOT_PADDED,  /* m, n or k is not a multiple of the version's tile */
+    SL_TGEMM_TOO_LARGE    /* a side above 2^31 - 1, or more than SL_TGEMM_MAX_ROW_TILES tiles along m */
+} sl_tgemm_problem;
+
+/* The block tile of a version: bm x bn of C per block, bk of K per step,
+ * and the threads of a block. */
+typedef struct sl_tgemm_tile_shape {
+    int bm, bn, bk, threads;
+} sl_tgemm_tile_shape;
+
+/* One multiplication as the launcher sees it: sizes multiples of the tile;
+ * a and b hold 16-bit elements (f16 bits, or bf16 bits when bf16 != 0). */
+typedef struct sl_tgemm_args {
+    int m, n, k;
+    int bf16;
+    const void *a;
+    const void *b;
+    float *c;
+} sl_tgemm_args;
+
+/* The tile of `version`; all zero outside 1..SL_TGEMM_VERSIONS. */
+sl_tgemm_tile_shape sl_tgemm_tile(int version);
+sl_tgemm_problem sl_tgemm_check(int version, size_t m, size_t n, size_t k);
+/* Runs `version` on `stream` without synchronizing. cudaErrorInvalidValue
+ * when sl_tgemm_check finds a problem or a pointer is NULL, else the
+ * launch's error. k == 0 is a problem here (the host writes the zeros). */
+cudaError_t sl_tgemm_launch(int version, const sl_tgemm_args *args, cudaStream_t stream);
+/* "v1 WMMA 16x16x16, one warp per tile", ...; NULL outside the range. */
+const char *sl_tgemm_kernel_name(int version);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

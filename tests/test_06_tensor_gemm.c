@@ -245,11 +245,12 @@ Test(tgemm, modelled_bank_conflicts_v3_has_them_v4_has_none)
     /* Per k16 step a warp makes 4 ldmatrix.x4 of A (64-byte rows: each
      * quarter-warp phase's 8 rows fall on 2 groups of 4 banks, 4 wavefronts
      * instead of 1: 12 extra per request) and 2 .x4.trans of B (256-byte
-     * rows: all 8 on the same 4 banks, 8 wavefronts: 28 extra). So v3 has at
-     * least 12 conflicts per shared load request; v4 must have none. */
+     * rows: all 8 on the same 4 banks, 8 wavefronts: 28 extra), and these
+     * are v3's only shared loads: (4 x 12 + 2 x 28) / 6 = 52 / 3 conflicts
+     * per request. v4 must have none. */
     cr_expect(m3.shared_load_requests > 0 && m4.shared_load_requests > 0, "no shared loads were modelled");
-    cr_expect(m3.shared_load_conflicts_per_request >= 12.0, "v3: %.2f conflicts per shared load request",
-              m3.shared_load_conflicts_per_request);
+    cr_expect(fabs(m3.shared_load_conflicts_per_request - 52.0 / 3.0) < 1e-9,
+              "v3: %.4f conflicts per shared load request, want 52/3", m3.shared_load_conflicts_per_request);
     cr_expect_eq(m4.shared_load_conflicts, 0, "v4: %llu bank conflicts in %llu shared load requests",
                  m4.shared_load_conflicts, m4.shared_load_requests);
     cr_assert_eq(sl_alloc_live_count(), 0);

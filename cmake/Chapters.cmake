@@ -126,6 +126,14 @@ if(SIMTLAB_HAVE_CUDA)
   set_tests_properties(gpu.tensor_ptx_check PROPERTIES LABELS gpu TIMEOUT 120 SKIP_RETURN_CODE 77)
 endif()
 
+# ---- chapter 06: v3/v4's PTX has mma.sync, ldmatrix, cp.async; no spills (CUDA build) ----
+if(SIMTLAB_HAVE_CUDA)
+  add_test(NAME cuda.06_tensor_gemm_ptx
+           COMMAND ${CMAKE_COMMAND} -DNVCC=${CMAKE_CUDA_COMPILER} -DKERNELS=${PROJECT_SOURCE_DIR}/kernels
+                   -DOUT=${CMAKE_BINARY_DIR}/06_tensor_gemm_ptx -P ${PROJECT_SOURCE_DIR}/cmake/06_tensor_gemm_ptx.cmake)
+  set_tests_properties(cuda.06_tensor_gemm_ptx PROPERTIES LABELS "cuda;chapter" TIMEOUT 600)
+endif()
+
 # ---- benchmarks -----------------------------------------------------------------
 file(GLOB SIMTLAB_BENCHES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/bench/[0-9][0-9]_*.c)
 set(SIMTLAB_BENCH_TARGETS)

@@ -69,8 +69,35 @@ static const char *access_kind(const void *ucontext)
 #endif
 }
 
+/* The stack pointer at the fault, or 0 where the CPU's is unknown. */
+static std::uintptr_t stack_pointer(const void *ucontext)
+{
+#if defined(__x86_64__) && defined(REG_RSP)
+    return static_cast<std::uintptr_t>(static_cast<const ucontext_t *>(ucontext)->uc_mcontext.gregs[REG_RSP]);
+#elif defined(__aarch64__)
+    return static_cast<std::uintptr_t>(static_cast<const ucontext_t *>(ucontext)->uc_mcontext.sp);
+#else
+    (void)ucontext;
+    return 0;
+#endif
+}
+
+/* The running CUDA thread ran off its fiber stack: the address is in the
+ * guard page below it, or the stack pointer itself is below the stack (one
+ * frame larger than the whole stack jumps over the guard page; GCC's stack
+ * clash probes then fault at or below it). */
+static bool is_stack_overflow(const fiber_stack *s, std::uintptr_t addr, std::uintptr_t sp)
+{
+    if (!s)
+        return false;
+    const auto guard = reinterpret_cast<std::uintptr_t>(s->guard), base = reinterpret_cast<std::uintptr_t>(s->base);
+    if (addr >= guard && addr < base)
+        return true;
+    return sp && sp < base && base - sp < (std::uintptr_t{1} << 32) && addr < base && base - addr < (std::uintptr_t{1} << 32);
+}
+
 /* Why `addr` faulted, relative to what the engine and runtime know. */
-static void describe_address(const worker *w, std::uintptr_t addr, char *out, std::size_t cap)
+static void describe_address(const worker *w, std::uintptr_t addr, std::uintptr_t sp, char *out, std::size_t cap)
 {
     const fiber_stack *s = running_stack(w);
     bool in_guard = false;
@@ -78,15 +105,28 @@ static void describe_address(const worker *w, std::uintptr_t addr, char *out, st
     std::ptrdiff_t offset = 0;
     if (addr < 4096) {
         std::snprintf(out, cap, "address 0x%lx: a null pointer", static_cast<unsigned long>(addr));
-    } else if (s && addr >= reinterpret_cast<std::uintptr_t>(s->guard) &&
-               addr < reinterpret_cast<std::uintptr_t>(s->base)) {
+    } else if (is_stack_overflow(s, addr, sp)) {
         std::snprintf(out, cap,
-                      "the thread used more than its %zu KiB stack (large local "
-                      "arrays or deep recursion?); SIMTLAB_EMU_STACK_KB sets a larger one",
+                      "fiber stack overflow: the CUDA thread's local variables and calls need more than "
+                      "its %zu KiB stack (large local arrays or deep recursion?); SIMTLAB_EMU_STACK_KB=<KiB> "
+                      "sets a larger one for every thread",
                       s->bytes / 1024 + 1);
     } else if (shared_arena_contains(w, addr, &in_guard)) {
-        std::snprintf(out, cap, "%s of the block's shared memory (a %zu-byte arena)",
-                      in_guard ? "past the end" : "inside", w->shared_capacity);
+        const auto start = reinterpret_cast<std::uintptr_t>(w->shared_arena);
+        if (!in_guard)
+            std::snprintf(out, cap, "inside the block's shared memory (a %zu-byte arena)", w->shared_capacity);
+        else if (addr < start)
+            std::snprintf(out, cap, "__shared__ out of bounds: %lu bytes before the start of the block's shared "
+                          "memory", static_cast<unsigned long>(start - addr));
+        else
+            std::snprintf(out, cap, "__shared__ out of bounds: %lu bytes past the end of the block's shared "
+                          "memory (the emulator's arena holds %zu bytes; this block uses %zu)",
+                          static_cast<unsigned long>(addr - start - w->shared_capacity), w->shared_capacity,
+                          w->blk->shared_used);
+    } else if (find_freed(addr, &a, &offset)) {
+        const char *file = a.file ? a.file : "an unknown place";
+        std::snprintf(out, cap, "use after free: offset %td of the %zu-byte device allocation #%lu made at "
+                      "%s:%d, which cudaFree had already released", offset, a.size, a.serial, file, a.line);
     } else if (find_allocation(addr, near_window, &a, &offset)) {
         const char *file = a.file ? a.file : "an unknown place";
         if (offset < 0)
@@ -129,11 +169,10 @@ static void on_fault(int sig, siginfo_t *info, void *ucontext)
     const auto addr = reinterpret_cast<std::uintptr_t>(info->si_addr);
     if (w && w->in_block && w->fault_armed) {
         char cause[512];
-        describe_address(w, addr, cause, sizeof cause);
+        const std::uintptr_t sp = stack_pointer(ucontext);
+        describe_address(w, addr, sp, cause, sizeof cause);
         const grid_job &g = *w->grid;
-        const fiber_stack *s = running_stack(w);
-        const bool overflow = s && addr >= reinterpret_cast<std::uintptr_t>(s->guard) &&
-                              addr < reinterpret_cast<std::uintptr_t>(s->base);
+        const bool overflow = is_stack_overflow(running_stack(w), addr, sp);
         std::snprintf(w->message, sizeof w->message,
                       "%s %s at 0x%lx by kernel %s (launched at %s:%d), block (%u,%u,%u), "
                       "thread (%u,%u,%u): %s",
@@ -158,6 +197,14 @@ static void on_fault(int sig, siginfo_t *info, void *ucontext)
                       "memory: copy the data back with cudaMemcpy first.\n",
                       static_cast<unsigned long>(addr), offset, a.serial, a.size,
                       a.file ? a.file : "an unknown place", a.line);
+        write_stderr(text);
+    } else if (find_freed(addr, &a, &offset)) {
+        char text[768];
+        std::snprintf(text, sizeof text,
+                      "simtlab-emu: host code dereferenced 0x%lx, offset %td of device allocation #%lu (%zu bytes, "
+                      "made at %s:%d), which cudaFree had already released: a use after free.\n",
+                      static_cast<unsigned long>(addr), offset, a.serial, a.size, a.file ? a.file : "an unknown place",
+                      a.line);
         write_stderr(text);
     }
     restore_previous(sig);

@@ -104,6 +104,8 @@ struct warp_state {
 struct shared_site {
     void *const *key;
     std::size_t offset;
+    std::size_t bytes; /* for the checkers (checkers.cpp): what the declaration owns */
+    here where;        /* the declaration */
 };
 
 /* The rest of one block's bookkeeping, after the hot part (engine.hpp). */
@@ -318,6 +320,11 @@ cudaError_t launch_grid(const launch_site &site, dim3 grid, dim3 block, std::siz
 
 /* ---- engine_shared.cpp ---------------------------------------------------- */
 bool shared_arena_init(worker *w, std::size_t capacity);
+/* Bytes left unused between two __shared__ declarations (and after the
+ * dynamic area), so that an index just past one lands in no variable: 0,
+ * or 32 while the checkers watch accesses (checkers.cpp sets it before a
+ * launch). Dropped for a declaration that would not fit with it. */
+extern std::size_t shared_redzone;
 /* Resets the block's table and poisons its dynamic area. */
 void shared_block_begin(worker *w);
 /* Is `addr` in the worker's arena or its guard page? For the fault handler. */

@@ -29,26 +29,34 @@ static std::size_t round_up(std::size_t value, std::size_t align)
     return (value + align - 1) / align * align;
 }
 
+/* PROT_NONE reserved around the arena (address space only, no memory):
+ * an index far before its start or far past its end (a shared array
+ * indexed with a global index) faults here, and the fault handler names
+ * shared memory, instead of landing silently in some other mapping. */
+constexpr std::size_t arena_guard_bytes = std::size_t{1} << 20;
+
 bool shared_arena_init(worker *w, std::size_t capacity)
 {
     const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
     capacity = round_up(capacity ? capacity : 16, 16); /* keeps the arena 16-byte aligned */
     const std::size_t bytes = round_up(capacity, page);
-    void *map = mmap(nullptr, bytes + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                     -1, 0);
+    const std::size_t total = arena_guard_bytes + bytes + arena_guard_bytes;
+    void *map = mmap(nullptr, total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (map == MAP_FAILED)
         return false;
-    char *arena = static_cast<char *>(map);
-    if (mprotect(arena + bytes, page, PROT_NONE) != 0) {
-        munmap(map, bytes + page);
+    char *arena = static_cast<char *>(map) + arena_guard_bytes;
+    if (mprotect(arena, bytes, PROT_READ | PROT_WRITE) != 0) {
+        munmap(map, total);
         return false;
     }
-    /* The arena ends exactly at the guard page, so that running off the end
-     * of the largest possible allocation faults. */
+    /* The arena ends exactly at the upper guard, so that running off the
+     * end of the largest possible allocation faults. */
     w->shared_arena = arena + (bytes - capacity);
     w->shared_capacity = capacity;
     return true;
 }
+
+std::size_t shared_redzone = 0;
 
 void shared_block_begin(worker *w)
 {
@@ -57,7 +65,7 @@ void shared_block_begin(worker *w)
     b.nsites = 0;
     b.shared_key = nullptr;
     b.shared_ptr = nullptr;
-    b.shared_used = round_up(dynamic, 16);
+    b.shared_used = round_up(dynamic, 16) + (dynamic ? shared_redzone : 0);
     if (dynamic)
         std::memset(w->shared_arena, poison_byte, dynamic);
 }
@@ -68,12 +76,11 @@ bool shared_arena_contains(const worker *w, std::uintptr_t addr, bool *in_guard)
     if (!start)
         return false;
     const std::uintptr_t end = start + w->shared_capacity;
-    const std::uintptr_t page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
     if (addr >= start && addr < end) {
         *in_guard = false;
         return true;
     }
-    if (addr >= end && addr < end + page) {
+    if (addr >= start - arena_guard_bytes && addr < end + arena_guard_bytes) {
         *in_guard = true;
         return true;
     }
@@ -104,8 +111,10 @@ void *shared_alloc(void *const *site_key, std::size_t bytes, std::size_t align, 
         }
     }
     /* First thread of the block here: allocate and poison. */
-    const std::size_t offset = round_up(b.shared_used, align < 16 ? 16 : align);
+    std::size_t offset = round_up(b.shared_used + (b.nsites ? shared_redzone : 0), align < 16 ? 16 : align);
     const std::size_t limit = w->grid->shared_limit;
+    if (offset + bytes > limit) /* no room for the checkers' gap: none */
+        offset = round_up(b.shared_used, align < 16 ? 16 : align);
     if (offset + bytes > limit || offset + bytes < offset)
         fail_thread(w, cudaErrorInvalidValue,
                     "the __shared__ declaration at %s:%d needs %zu bytes, but the block already "
@@ -119,6 +128,8 @@ void *shared_alloc(void *const *site_key, std::size_t bytes, std::size_t align, 
                     where.file, where.line, b.nsites + 1, max_shared_sites);
     b.sites[b.nsites].key = site_key;
     b.sites[b.nsites].offset = offset;
+    b.sites[b.nsites].bytes = bytes;
+    b.sites[b.nsites].where = where;
     b.nsites++;
     b.shared_used = offset + bytes;
     std::memset(w->shared_arena + offset, poison_byte, bytes);

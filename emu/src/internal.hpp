@@ -29,6 +29,11 @@ struct allocation {
  * it, >= size past its end). Returns false when none is near. Async-signal
  * safe: called from the fault handler. */
 bool find_allocation(std::uintptr_t addr, std::size_t window, allocation *out, std::ptrdiff_t *offset);
+/* A freed device allocation whose mapping (guards included) holds addr:
+ * cudaFree keeps the last freed ranges reserved and inaccessible, so that
+ * a use after free faults and is named as such (runtime_memory.cpp).
+ * Async-signal safe, like find_allocation. */
+bool find_freed(std::uintptr_t addr, allocation *out, std::ptrdiff_t *offset);
 
 /* Makes every device allocation readable and writable (a launch begins) or
  * inaccessible again (it ends). Nested calls count. Allocations end on a

@@ -15,6 +15,7 @@
  * site. For the course's structured kernels this is where a SIMT machine
  * reconverges: two lanes that ran a loop body 3 and 5 times share the first
  * 3 executions, and the last 2 have one lane. */
+#include "checkers.hpp"
 #include "profile_state.hpp"
 #include "runtime_registry.hpp"
 
@@ -392,6 +393,7 @@ void launch_begin(const engine::grid_job &job)
         if (env == 1 && !told.exchange(true))
             std::fprintf(stderr, "simtlab-emu: SIMTLAB_EMU_PROFILE=1, but %s\n", why_none);
     }
+    checkers::before_launch(); /* the race and memory checkers install their observer, or remove it */
     collecting = wanted && built;
     whole_run = env == 1 || (env == -1 && default_on.load());
     launch_observed = collecting || have_observer;
@@ -413,6 +415,7 @@ void block_begin(engine::worker *w, std::uint64_t block_linear)
     worker_state *const s = state_for_this_thread();
     const unsigned n = w->blk->n;
     s->collect = collecting;
+    s->settle = false;
     s->obs = have_observer ? &the_observer : nullptr;
     s->block = block_linear;
     s->nthreads = n;
@@ -534,6 +537,12 @@ void set_observer(const observer *o)
     have_observer = o != nullptr;
     if (o)
         the_observer = *o;
+}
+
+void settle_at_next_block()
+{
+    if (active && active->obs && active->obs->basic_block)
+        active->settle = true;
 }
 
 bool instrumented()

@@ -36,9 +36,12 @@ SIMTLAB_EMU_ALWAYS_INLINE inline void record_access(std::uintptr_t addr, unsigne
     if (!space)
         return;
     const unsigned tid = detail::current_worker->cur_tid;
-    if (space == 1 && s->obs && s->obs->access) {
-        shared_access a{s->block, tid, addr, addr - s->shared_lo, size, store, false, ret};
-        s->obs->access(a, s->obs->ctx);
+    if (s->obs) {
+        shared_access a{s->block, tid, addr, space == 1 ? addr - s->shared_lo : 0, size, store, false, ret};
+        if (space == 1 && s->obs->access)
+            s->obs->access(a, s->obs->ctx);
+        else if (space == 2 && s->obs->memory)
+            s->obs->memory(a, space, s->obs->ctx);
     }
     if (!s->collect)
         return;
@@ -59,7 +62,13 @@ extern "C" {
 void __sanitizer_cov_trace_pc(void)
 {
     worker_state *const s = active;
-    if (__builtin_expect(s == nullptr, 1) || !s->collect)
+    if (__builtin_expect(s == nullptr, 1))
+        return;
+    if (s->settle) {
+        s->settle = false;
+        s->obs->basic_block(s->obs->ctx);
+    }
+    if (!s->collect)
         return;
     const unsigned tid = detail::current_worker->cur_tid;
     s->lanes[tid].push_back(
@@ -99,9 +108,13 @@ void simtlab_emu_profile_atomic_begin(const void *address, unsigned size)
     const std::uintptr_t addr = reinterpret_cast<std::uintptr_t>(address);
     const int space = classify(*s, addr);
     const unsigned tid = detail::current_worker->cur_tid;
-    if (space == 1 && s->obs && s->obs->access) {
-        shared_access a{s->block, tid, addr, addr - s->shared_lo, size, true, true, __builtin_return_address(0)};
-        s->obs->access(a, s->obs->ctx);
+    if (s->obs) {
+        shared_access a{s->block, tid, addr, space == 1 ? addr - s->shared_lo : 0, size, true, true,
+                        __builtin_return_address(0)};
+        if (space == 1 && s->obs->access)
+            s->obs->access(a, s->obs->ctx);
+        else if (space != 1 && s->obs->memory)
+            s->obs->memory(a, space, s->obs->ctx);
     }
     if (space && s->collect)
         s->lanes[tid].push_back(event{addr, site_of(*s, reinterpret_cast<std::uintptr_t>(__builtin_return_address(0))),

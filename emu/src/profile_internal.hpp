@@ -61,6 +61,16 @@ struct observer {
     void (*launch_begin)(const engine::grid_job &job, void *ctx);
     void (*block_begin)(std::uint64_t block, unsigned nthreads, void *ctx);
     void (*access)(const shared_access &a, void *ctx);
+    /* Every other access a checker may judge: loads and stores of a device
+     * allocation (space 2), and atomics anywhere outside shared memory
+     * (space 2, or 0: neither a device allocation nor shared memory). The
+     * offset is 0. */
+    void (*memory)(const shared_access &a, int space, void *ctx);
+    /* A basic block begins, while the observer asked for it by setting
+     * `settle_at_next_block()` (racecheck: GCC checks a read-modify-write
+     * of one address in one basic block once, as a load, so the store is
+     * found afterwards from the value). */
+    void (*basic_block)(void *ctx);
     /* Every live thread of the block passed a __syncthreads. */
     void (*barrier)(std::uint64_t block, void *ctx);
     /* The lanes `mask` of warp `warp` met at a warp operation (__syncwarp,
@@ -70,6 +80,9 @@ struct observer {
     void (*launch_end)(const engine::grid_job &job, void *ctx);
     void *ctx;
 };
+/* From an observer's callback: call its basic_block at the running
+ * thread's next basic block (once). */
+void settle_at_next_block();
 /* Installs `o` (copied; nullptr removes it). Only between launches. */
 void set_observer(const observer *o);
 /* True when a translation unit compiled with the instrumentation is linked. */

@@ -69,6 +69,7 @@ struct worker_state {
     std::size_t shared_bytes;
     std::uintptr_t glo, ghi; /* the device allocation hit last */
     bool collect;            /* the counters run (else only an observer) */
+    bool settle;             /* call obs->basic_block at the next basic block */
     const observer *obs;
     std::uint64_t block;
     std::vector<event> *lanes; /* [1024], by linear thread id */

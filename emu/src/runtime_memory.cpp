@@ -272,6 +272,62 @@ std::size_t map_allocation(std::size_t size, const char *file, int line, bool ma
     return index;
 }
 
+/* Freed allocations stay reserved (PROT_NONE, their pages given back) for a
+ * while, so that a kernel or a copy that uses one faults, and the fault
+ * handler can say "freed", instead of the address being mapped again by
+ * whatever comes next (a worker's stack, a lock: a write through the stale
+ * pointer would then corrupt the emulator silently). The oldest is
+ * unmapped once there are quarantine_slots of them, or more than
+ * quarantine_bytes of address space. Each entry is read without locks by
+ * the fault handler, guarded by a sequence counter as the slots are. */
+constexpr std::size_t quarantine_slots = 4096;
+constexpr std::size_t quarantine_bytes = std::size_t{64} << 30;
+struct quarantined {
+    std::atomic<unsigned> seq;
+    bool used;
+    allocation alloc;
+    char *map_base;
+    std::size_t map_bytes;
+};
+quarantined quarantine[quarantine_slots];
+std::size_t quarantine_next = 0, quarantine_count = 0, quarantine_total = 0; /* under registry_lock */
+
+void quarantine_drop_oldest()
+{
+    const std::size_t i = (quarantine_next + quarantine_slots - quarantine_count) % quarantine_slots;
+    quarantined &q = quarantine[i];
+    q.seq.fetch_add(1, std::memory_order_relaxed);
+    std::atomic_thread_fence(std::memory_order_release);
+    q.used = false;
+    q.seq.fetch_add(1, std::memory_order_release);
+    munmap(q.map_base, q.map_bytes);
+    quarantine_total -= q.map_bytes;
+    quarantine_count--;
+}
+
+void quarantine_add(const allocation &gone, char *map, std::size_t bytes)
+{
+    /* Same range, no access, no memory: the pages are dropped. */
+    if (mmap(map, bytes, PROT_NONE, MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0) == MAP_FAILED) {
+        munmap(map, bytes);
+        return;
+    }
+    while (quarantine_count > 0 &&
+           (quarantine_count == quarantine_slots || quarantine_total + bytes > quarantine_bytes))
+        quarantine_drop_oldest();
+    quarantined &q = quarantine[quarantine_next];
+    q.seq.fetch_add(1, std::memory_order_relaxed);
+    std::atomic_thread_fence(std::memory_order_release);
+    q.used = true;
+    q.alloc = gone;
+    q.map_base = map;
+    q.map_bytes = bytes;
+    q.seq.fetch_add(1, std::memory_order_release);
+    quarantine_next = (quarantine_next + 1) % quarantine_slots;
+    quarantine_count++;
+    quarantine_total += bytes;
+}
+
 void unmap_slot(std::size_t index)
 {
     slot &s = slots[index];
@@ -281,7 +337,7 @@ void unmap_slot(std::size_t index)
     slot_begin_write(s);
     s.live = false;
     slot_end_write(s);
-    munmap(map, bytes);
+    quarantine_add(gone, map, bytes);
     by_base.erase(gone.base);
     free_slots.push_back(index);
     live_bytes -= gone.size;
@@ -320,6 +376,32 @@ void diagnose_bad_free(std::uintptr_t p)
 } /* namespace registry */
 
 using namespace registry;
+
+bool find_freed(std::uintptr_t addr, allocation *out, std::ptrdiff_t *offset)
+{
+    /* No locks, no allocation: this runs in the fault handler. The newest
+     * entry first: an address reused by a later allocation and freed again
+     * is the later one. */
+    for (std::size_t k = 1; k <= quarantine_slots; k++) {
+        quarantined &q = quarantine[(quarantine_next + quarantine_slots - k) % quarantine_slots];
+        const unsigned before = q.seq.load(std::memory_order_acquire);
+        if (before & 1u)
+            continue;
+        const bool used = q.used;
+        const allocation a = q.alloc;
+        const auto lo = reinterpret_cast<std::uintptr_t>(q.map_base);
+        const std::size_t n = q.map_bytes;
+        std::atomic_thread_fence(std::memory_order_acquire);
+        if (q.seq.load(std::memory_order_relaxed) != before || !used)
+            continue;
+        if (addr >= lo && addr - lo < n) {
+            *out = a;
+            *offset = static_cast<std::ptrdiff_t>(addr - a.base);
+            return true;
+        }
+    }
+    return false;
+}
 
 namespace runtime {
 

@@ -1,0 +1,52 @@
+/* simtlab CPU emulator — the checkers that watch an instrumented kernel's
+ * every access (emu/README.md "racecheck and memcheck"): racecheck (shared
+ * memory hazards between barriers, racecheck.cpp) and the accesses that a
+ * GPU would refuse (checkers.cpp: outside any __shared__ variable, a
+ * misaligned address, an atomic on host memory). Both use the SIMT
+ * counters' hooks (profile_internal.hpp, "observer"): they see something
+ * only in kernels compiled with the instrumentation (slcc --profile or
+ * --racecheck, the chapters' CMake builds). */
+#ifndef SIMTLAB_EMU_CHECKERS_HPP
+#define SIMTLAB_EMU_CHECKERS_HPP
+
+#include "engine_internal.hpp"
+#include "profile_internal.hpp"
+
+namespace simtlab_emu {
+namespace checkers {
+
+/* Before every launch (profile::launch_begin): installs the checkers'
+ * observer when instrumented code is linked and a checker is on, else
+ * removes it. */
+void before_launch();
+
+/* Whether SIMTLAB_EMU_RACECHECK asks for racecheck (read once). */
+bool racecheck_on();
+
+/* The __shared__ declaration (or the dynamic area) that holds byte
+ * `offset` of the running block's shared memory: its name (parsed from
+ * the declaration's source line where it can be read) and place, and the
+ * offset within it. False when no declaration holds it. */
+struct shared_owner {
+    char name[96];       /* "partial", or "extern __shared__ (dynamic)" */
+    char where[160];     /* "reduce.cu:12", or "" */
+    std::size_t offset;  /* bytes from the variable's start */
+    std::size_t bytes;   /* the variable's size */
+};
+bool owner_of(const engine::worker *w, std::size_t offset, shared_owner *out);
+/* "file:line" of an instrumentation site, or "?" */
+void site_text(const void *pc, char *out, std::size_t cap);
+
+/* racecheck.cpp: the observer's shared-memory parts. */
+namespace race {
+void block_begin(unsigned nthreads);
+void access(const profile::shared_access &a);
+void barrier();
+void warp_sync(unsigned warp, unsigned mask);
+void basic_block();
+} /* namespace race */
+
+} /* namespace checkers */
+} /* namespace simtlab_emu */
+
+#endif

@@ -11,7 +11,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps configure build test test-asan bench bench-emu examples doctor clean
+.PHONY: all deps configure build test test-asan bench bench-emu examples doctor clean student grade grade-class
 
 all: build
 
@@ -60,6 +60,28 @@ examples: configure
 doctor: configure
 	cmake --build $(BUILD) -j$(JOBS) --target 00_doctor 00_doctor_emu
 	@$(BUILD)/bin/00_doctor
+
+# Exercises (scripts/grade.py; tutorial/INSTRUCTORS.md). make student: your
+# own tree of the exercises, stubs in place of the solutions (OUT=student,
+# TAR=file.tar.gz too). make grade: builds and grades it (EX=04-2 or EX=04
+# for some; DIR=path for another tree; GRADE_TIMEOUT=s per run), on the
+# emulator, or with nvcc where there is a GPU; reports in $(BUILD)/grade/.
+# make grade-class DIR=folder-of-trees: one CSV of scores ($(BUILD)/grade/class.csv).
+OUT ?= student
+TAR ?=
+DIR ?= student
+EX ?=
+GRADE = python3 scripts/grade.py
+student:
+	@$(GRADE) student --out "$(OUT)" $(if $(TAR),--tar "$(TAR)")
+
+grade: configure
+	@cmake --build $(BUILD) -j$(JOBS) --target slcc >/dev/null
+	@BUILD=$(BUILD) $(GRADE) grade --dir "$(DIR)" $(if $(EX),--ex "$(EX)")
+
+grade-class: configure
+	@cmake --build $(BUILD) -j$(JOBS) --target slcc >/dev/null
+	@BUILD=$(BUILD) $(GRADE) class --dir "$(DIR)" $(if $(EX),--ex "$(EX)")
 
 clean:
 	rm -rf $(BUILD)

@@ -178,31 +178,42 @@ add_test(NAME core.gpu_check_dry_run COMMAND bash ${PROJECT_SOURCE_DIR}/scripts/
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(core.gpu_check_dry_run PROPERTIES LABELS core TIMEOUT 60)
 
-# ---- exercises: every solution builds for the emulator and passes ----------------
+# ---- exercises: both ways, on the course's own sources (scripts/grade.py) -------
+# exercise.NN.exK_topic: the solution (the #ifdef SOLUTION branch) gets every
+# point of `make grade`, hidden tests included. exercise.NN.exK_topic.stub:
+# the stub `make student` writes fails its visible test, and prints what
+# exK_topic.expect asks for (the emulator's diagnosis of the planted bug).
+# Both grade a tree generated into the build folder from tutorial/exercises,
+# never a student's own tree (student/), so `make test` stays green however far
+# a student has got.
 file(GLOB SIMTLAB_EXERCISES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tutorial/exercises/*/ex*.cu)
+find_program(SIMTLAB_PYTHON3 python3)
+if(NOT SIMTLAB_PYTHON3)
+  message(WARNING "simtlab: python3 not found, so the exercises are not checked (scripts/grade.py)")
+  set(SIMTLAB_EXERCISES)
+endif()
 foreach(src IN LISTS SIMTLAB_EXERCISES)
   get_filename_component(name "${src}" NAME_WE)
   get_filename_component(dir "${src}" DIRECTORY)
   get_filename_component(chapter "${dir}" NAME)
-  set(target exercise_${chapter}_${name}_solution)
-  sl_emu_rewrite(gen "${src}")
-  if(SIMTLAB_EMU_CHAPTER_COUNTERS) # instrumented like the kernels: racecheck and memcheck see them
-    sl_emu_profile_sources(${gen})
-  endif()
-  add_executable(${target} ${gen})
-  target_compile_definitions(${target} PRIVATE SOLUTION=1)
-  sl_emu_target(${target})
-  add_test(NAME exercise.${chapter}.${name} COMMAND ${target})
-  set_tests_properties(exercise.${chapter}.${name} PROPERTIES LABELS "emu;exercise" TIMEOUT 120)
-  # exN.expect: a regular expression the unsolved version must print (the
-  # emulator's diagnostic of the planted bug), so the exercise keeps its point.
-  if(EXISTS "${dir}/${name}.expect")
-    file(READ "${dir}/${name}.expect" expect)
-    string(STRIP "${expect}" expect)
-    add_executable(exercise_${chapter}_${name}_unsolved ${gen})
-    sl_emu_target(exercise_${chapter}_${name}_unsolved)
-    add_test(NAME exercise.${chapter}.${name}.unsolved COMMAND exercise_${chapter}_${name}_unsolved)
-    set_tests_properties(exercise.${chapter}.${name}.unsolved PROPERTIES LABELS "emu;exercise"
-                         TIMEOUT 120 PASS_REGULAR_EXPRESSION "${expect}")
-  endif()
+  string(REGEX MATCH "^ex([0-9]+)_" _ "${name}")
+  set(ex_id "${chapter}-${CMAKE_MATCH_1}")
+  foreach(variant solution stub)
+    set(test exercise.${chapter}.${name})
+    if(variant STREQUAL stub)
+      set(test ${test}.stub)
+    endif()
+    add_test(NAME ${test}
+             COMMAND ${SIMTLAB_PYTHON3} ${PROJECT_SOURCE_DIR}/scripts/grade.py check --ex ${ex_id}
+                     --variant ${variant} --backend emu --timeout 120 --slcc $<TARGET_FILE:slcc>
+                     --out ${CMAKE_BINARY_DIR}/exercise-check/${ex_id})
+    set_tests_properties(${test} PROPERTIES LABELS "emu;exercise" TIMEOUT 400)
+  endforeach()
 endforeach()
+# scripts/grade.py's own test: the marker parser, the student tree, a hang,
+# a crash and a build error graded 0 with the reason, TAP and JUnit.
+if(SIMTLAB_PYTHON3)
+  add_test(NAME core.grade_tool
+           COMMAND ${SIMTLAB_PYTHON3} ${PROJECT_SOURCE_DIR}/tests/test_grade.py $<TARGET_FILE:slcc>)
+  set_tests_properties(core.grade_tool PROPERTIES LABELS "emu;exercise" TIMEOUT 400)
+endif()

@@ -60,6 +60,7 @@ examples: configure
 doctor: configure
 	cmake --build $(BUILD) -j$(JOBS) --target 00_doctor 00_doctor_emu
 	@$(BUILD)/bin/00_doctor
+	@echo; $(BUILD)/bin/00_doctor_emu
 
 # Exercises (scripts/grade.py; tutorial/INSTRUCTORS.md). make student: your
 # own tree of the exercises, stubs in place of the solutions (OUT=student,

@@ -13,6 +13,17 @@ echo
 echo "simtlab: $count test(s) skipped:"
 printf '%s\n' "$skips" | sed -E 's/^(\[SKIP\] [^:]+::[^:]+|[^:]+): (skipped: )?//' | sort | uniq -c |
   sed -E 's/^ *([0-9]+) /  \1 x /'
-printf '%s\n' "$skips" | sed -E 's/^\[SKIP\] ([^:]+::[^:]+):.*/\1/; s/^([^:]+): skipped:.*/\1/' |
-  tr "\n" " " | fold -s -w 100 | sed "s/^/    /" | head -8
+names=$(printf '%s\n' "$skips" | sed -E 's/^\[SKIP\] ([^:]+::[^:]+):.*/\1/; s/^([^:]+): skipped:.*/\1/' |
+  tr "\n" " " | fold -s -w 100 | sed "s/^/    /")
+lines=$(printf '%s\n' "$names" | wc -l)
+if [ "$lines" -gt 8 ]; then
+  shown=$(printf '%s\n' "$names" | head -8)
+  left=$(( count - $(printf '%s\n' "$shown" | wc -w) ))
+  printf '%s\n    ... and %d more (all of them: grep SKIP %s)\n' "$shown" "$left" "$log"
+else
+  printf '%s\n' "$names"
+fi
+if grep -q 'no usable CUDA device' "$log"; then
+  echo "simtlab: no GPU on this machine: the GPU tests skipped, and the emulator ran every test (emu.*)."
+fi
 echo

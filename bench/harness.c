@@ -263,8 +263,15 @@ double bench_seconds_left(double elapsed_s, double done_work, double total_work)
 
 void bench_progress(const bench_env *env, int done, int total, double done_work, double total_work)
 {
-    double elapsed = (sl_host_ms() - env->start_ms) / 1000.0;
-    double left = bench_seconds_left(elapsed, done_work, total_work);
+    double now = sl_host_ms();
+    double elapsed = (now - env->start_ms) / 1000.0;
+    /* The estimate extrapolates the time the sizes themselves took, not the
+     * set-up before them (filling gigabytes of inputs), and only once a
+     * twentieth of the work is done: before that it is noise. */
+    double since = env->sizes_start_ms > 0 ? env->sizes_start_ms : env->start_ms;
+    double left = done_work >= 0.05 * total_work
+                      ? bench_seconds_left((now - since) / 1000.0, done_work, total_work)
+                      : -1.0;
     printf("  [%d of %d done, %.0f s so far", done, total, elapsed);
     if (done < total && left >= 0) printf(", about %.0f s left", left);
     printf("]\n");
@@ -286,6 +293,7 @@ int bench_sizes(bench_env *env, void *chapter)
         total_work += size_work(p);
     }
     int ok = 1;
+    env->sizes_start_ms = sl_host_ms();
     for (int p = spec->log2_min; ok && p <= env->log2_max; p += step) {
         size_t n = (size_t)1 << p;
         spec->begin_size(chapter, p, n);
@@ -314,7 +322,8 @@ int bench_rotation(const bench_env *env, size_t bytes)
 int bench_runs(const bench_env *env, size_t bytes)
 {
     int runs = bytes >= ((size_t)256 << 20) ? 5 : bytes >= ((size_t)16 << 20) ? 11 : 25;
-    return env->quick ? 3 : runs;
+    if (env->quick) return 3;
+    return env->emulated && runs > 5 ? 5 : runs;
 }
 
 int bench_host_repeat(double call_ms)

@@ -126,6 +126,8 @@ struct bench_env {
     int log2_max;            /* the largest size of this run */
     const bench_spec *spec;
     double start_ms;         /* sl_host_ms() at bench_init: for the progress lines */
+    double sizes_start_ms;   /* when bench_sizes began its first size (after the
+                                inputs were made): the estimate's clock */
     void *host[BENCH_MAX_HOST_BUFFERS]; /* freed by bench_finish */
     int host_count;
 };
@@ -166,7 +168,9 @@ void bench_skip(bench_env *env, const char *columns, const char *reason);
 int bench_rotation(const bench_env *env, size_t bytes);
 
 /* Timed runs for a problem that moves `bytes` per run: more runs for small
- * problems, so each size takes a similar, short time. */
+ * problems, so each size takes a similar, short time; at most 5 in an
+ * emulated binary (an emulated kernel takes up to seconds and its spread is
+ * the host's, so more runs add minutes and no information). */
 int bench_runs(const bench_env *env, size_t bytes);
 /* How many back-to-back calls one timed sample of a CPU column makes, so a
  * sample lasts at least BENCH_MIN_SAMPLE_MS on the host clock: 1 for a call

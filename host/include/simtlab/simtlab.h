@@ -22,5 +22,6 @@
 #include "simtlab/05_transpose.h"
 #include "simtlab/05_sgemm.h"
 #include "simtlab/06_tensor_gemm.h"
+#include "simtlab/07_errors.h"
 
 #endif

@@ -48,7 +48,7 @@ set(sl_07_cases assert oob oom config resources noimage hostderef race leak)
 # Per case: the exit status ("signal" for death by a signal) and the
 # regular expressions the output must match, separated by "@@".
 set(sl_07_emu_assert "1" "SL_ERR_CUDA@@cudaErrorAssert@@returned by the launch@@Assertion `x\\[i\\] >= 0.0f` failed in kernel errors_assert_non_negative@@sticky: yes")
-set(sl_07_emu_oob "1" "SL_ERR_CUDA@@cudaErrorIllegalAddress@@out-of-bounds read@@first byte past the end of the 4000-byte allocation@@block \\(3,0,0\\), thread \\(232,0,0\\)@@sticky: yes")
+set(sl_07_emu_oob "1" "SL_ERR_CUDA@@cudaErrorIllegalAddress@@out-of-bounds read@@offset 4000@@past the end.* of the 4000-byte allocation@@block \\(3,0,0\\), thread \\(232,0,0\\)@@sticky: yes")
 set(sl_07_emu_oom "1" "SL_ERR_CUDA@@cudaErrorMemoryAllocation@@returned by cudaMalloc@@out of device memory@@sticky: no")
 set(sl_07_emu_config "1" "SL_ERR_CUDA@@cudaErrorInvalidConfiguration@@returned by the launch@@block \\(2048,1,1\\)@@above the device's limit@@sticky: no")
 set(sl_07_emu_resources "1" "SL_ERR_UNSUPPORTED@@the emulator counts no registers@@cudaErrorLaunchOutOfResources")
@@ -84,3 +84,12 @@ foreach(c IN LISTS sl_07_cases)
                          SKIP_REGULAR_EXPRESSION "simtlab-skip:")
   endif()
 endforeach()
+
+# The page's quoted runs and the program, in step (tests/07_errors_page.py).
+find_program(SIMTLAB_07_PYTHON3 python3)
+if(SIMTLAB_07_PYTHON3)
+  add_test(NAME emu.07_errors.page
+           COMMAND ${SIMTLAB_07_PYTHON3} ${PROJECT_SOURCE_DIR}/tests/07_errors_page.py
+                   ${PROJECT_SOURCE_DIR}/tutorial/07-errors-and-debugging.md $<TARGET_FILE_DIR:07_errors_emu>)
+  set_tests_properties(emu.07_errors.page PROPERTIES LABELS "emu;chapter" TIMEOUT 300)
+endif()

@@ -36,7 +36,11 @@ static void next_steps(sl_errors_case c, int emu, const sl_errors_outcome *o)
         else if (strcmp(o->reported_by, "cudaDeviceSynchronize") == 0)
             printf("The launch itself returned cudaSuccess: the kernel had not run yet. The fault came back\n"
                    "from the next call that waited for the kernel, cudaDeviceSynchronize.\n");
-        printf("On a GPU: compute-sanitizer --tool memcheck build/bin/07_errors %s\n", sl_errors_case_name(c));
+        if (c == SL_ERRORS_OOB)
+            printf("On a GPU: compute-sanitizer --tool memcheck build/bin/07_errors oob\n");
+        else
+            printf("On a GPU the failed assert prints its file, line, block and thread itself;\n"
+                   "cuda-gdb --args build/bin/07_errors assert stops the program at it.\n");
         break;
     case SL_ERRORS_OOM:
         printf("Not sticky: free what you no longer need, or work in pieces, and carry on.\n");
@@ -103,6 +107,11 @@ int main(int argc, char **argv)
                                             "longer use the device"
                                           : "no: a later cudaMalloc of 4 bytes worked");
     printf("\n");
+    if (st == SL_ERR_NO_DEVICE) {
+        printf("This machine cannot run CUDA kernels on a GPU: run the same case on the CPU emulator,\n"
+               "build/bin/07_errors_emu %s (make doctor says what this machine can run).\n", sl_errors_case_name(c));
+        return 1;
+    }
     if (c == SL_ERRORS_OOB && st == SL_OK)
         printf("No error: on a GPU a write just past the end of a buffer usually lands in memory that the\n"
                "allocation's page still covers, so nothing faults and the bug stays hidden.\n");

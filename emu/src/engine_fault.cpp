@@ -25,7 +25,7 @@ namespace engine {
 
 constexpr std::size_t signal_stack_bytes = 64 * 1024;
 /* A bad address this close to a device allocation is reported relative to
- * it ("12 bytes past the end of ..."). */
+ * it ("offset 4000, the first byte past the end of the 4000-byte allocation ..."). */
 constexpr std::size_t near_window = 1 << 20;
 
 static struct sigaction previous_segv, previous_bus;
@@ -132,11 +132,18 @@ static void describe_address(const worker *w, std::uintptr_t addr, std::uintptr_
         if (offset < 0)
             std::snprintf(out, cap, "%td bytes before the start of the %zu-byte allocation #%lu made at %s:%d",
                           -offset, a.size, a.serial, file, a.line);
-        else if (static_cast<std::size_t>(offset) >= a.size)
-            std::snprintf(out, cap, "%td bytes past the end (offset %td) of the %zu-byte allocation "
-                          "#%lu made at %s:%d", offset - static_cast<std::ptrdiff_t>(a.size), offset,
-                          a.size, a.serial, file, a.line);
-        else
+        else if (static_cast<std::size_t>(offset) >= a.size) {
+            /* Offset and valid range side by side, so that a first-byte
+             * overrun (offset == size, a[n]) reads at once. */
+            char range[64];
+            if (a.size)
+                std::snprintf(range, sizeof range, "its bytes are at offsets 0 to %zu", a.size - 1);
+            else
+                std::snprintf(range, sizeof range, "it has no bytes");
+            std::snprintf(out, cap, "offset %td, %s the end of the %zu-byte allocation #%lu made at %s:%d (%s)",
+                          offset, static_cast<std::size_t>(offset) == a.size ? "the first byte past" : "past",
+                          a.size, a.serial, file, a.line, range);
+        } else
             std::snprintf(out, cap, "offset %td inside the %zu-byte allocation #%lu made at %s:%d, "
                           "which was not accessible", offset, a.size, a.serial, file, a.line);
     } else {

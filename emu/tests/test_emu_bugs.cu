@@ -173,7 +173,8 @@ Test(bugs, an_out_of_bounds_write_names_block_thread_bytes_past_the_end_and_allo
     EXPECT_DIAGNOSTIC_HAS("kernel scale_without_bounds_check");
     EXPECT_DIAGNOSTIC_HAS("block (3,0,0)");
     EXPECT_DIAGNOSTIC_HAS("thread (232,0,0)");
-    EXPECT_DIAGNOSTIC_HAS("0 bytes past the end (offset 4000) of the 4000-byte allocation");
+    EXPECT_DIAGNOSTIC_HAS("offset 4000, the first byte past the end of the 4000-byte allocation");
+    EXPECT_DIAGNOSTIC_HAS("(its bytes are at offsets 0 to 3999)");
     EXPECT_DIAGNOSTIC_HAS(made_at);
 #if defined(__x86_64__)
     EXPECT_DIAGNOSTIC_HAS("out-of-bounds write"); /* the page-fault error code says so */
@@ -192,7 +193,7 @@ Test(bugs, an_out_of_bounds_write_past_a_huge_page_allocation_is_caught_too)
     scale_without_bounds_check<<<blocks, 256>>>(out, n);
     cr_assert_eq(cudaGetLastError(), cudaErrorIllegalAddress, "%s", diagnostic());
     char expected[160];
-    std::snprintf(expected, sizeof expected, "0 bytes past the end (offset %d) of the %d-byte allocation",
+    std::snprintf(expected, sizeof expected, "offset %d, the first byte past the end of the %d-byte allocation",
                   n * 4, n * 4);
     EXPECT_DIAGNOSTIC_HAS(expected);
     char block[32];

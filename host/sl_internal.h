@@ -23,9 +23,14 @@ void sl_error_release(void);
  * it is returned and its message kept; otherwise the first free's error. */
 sl_status sl_free_device_all(sl_status first, void *a, void *b, void *c);
 
+/* The words every "no driver / no device" message starts with (the tests'
+ * skip reason and scripts/skipped-tests.sh use the same words). */
+#define SL_NO_GPU_TEXT "no usable CUDA GPU on this machine (no driver / no device)"
+
 /* Records a failed CUDA call: the call's text, file:line, the error's name
  * and string, and the hint for it. Returns SL_ERR_NO_DEVICE for "no driver /
- * no device" errors and SL_ERR_CUDA otherwise. */
+ * no device" errors, whose message starts with SL_NO_GPU_TEXT and ends with
+ * the call and the raw code in parentheses; SL_ERR_CUDA otherwise. */
 sl_status sl_fail_cuda(cudaError_t err, const char *call, const char *file, int line);
 
 /* Checks a CUDA runtime call; on failure records it, sets `status` and jumps

@@ -57,12 +57,13 @@ struct hint {
  * and from what goes wrong most often in a course. */
 static const struct hint hints[] = {
     {cudaErrorInsufficientDriver,
-     "this machine has no NVIDIA driver (or one older than this CUDA runtime): run the "
-     "emulator build instead (build/bin/*_emu, or `make test`, which runs everything under "
-     "it), or install a driver that supports CUDA 13"},
+     "run the emulator build instead (build/bin/*_emu; `make test` runs every test under it). "
+     "Only if this machine does have an NVIDIA GPU: its driver is missing or older than this "
+     "CUDA runtime: nvidia-smi shows the CUDA version the driver supports"},
     {cudaErrorNoDevice,
-     "the driver found no CUDA-capable GPU: check nvidia-smi and CUDA_VISIBLE_DEVICES, or run "
-     "the emulator build (build/bin/*_emu)"},
+     "run the emulator build instead (build/bin/*_emu; `make test` runs every test under it). "
+     "Only if this machine does have an NVIDIA GPU: the driver does not see it: check "
+     "nvidia-smi and CUDA_VISIBLE_DEVICES"},
     {cudaErrorNoKernelImageForDevice,
      "this binary carries no machine code or PTX for this GPU's compute capability "
      "(make doctor shows both): rebuild with cmake -B build -DCMAKE_CUDA_ARCHITECTURES=native"},
@@ -119,11 +120,16 @@ static int is_no_device(cudaError_t err)
 sl_status sl_fail_cuda(cudaError_t err, const char *call, const char *file, int line)
 {
     const char *hint = sl_cuda_error_hint((int)err);
+    if (is_no_device(err))
+        /* What a student on a machine without a GPU must read first is that,
+         * not the driver's wording ("CUDA driver version is insufficient");
+         * the call and the raw code come last, for whoever debugs a driver. */
+        return sl_fail(SL_ERR_NO_DEVICE, "%s: %s (%s at %s:%d: %s, %s)", SL_NO_GPU_TEXT, hint, call, file,
+                       line, cudaGetErrorName(err), cudaGetErrorString(err));
     const char *diag = sl_backend_diagnostic();
-    sl_fail(is_no_device(err) ? SL_ERR_NO_DEVICE : SL_ERR_CUDA, "%s failed at %s:%d: %s (%s)%s%s%s%s",
-            call, file, line, cudaGetErrorName(err), cudaGetErrorString(err),
-            diag[0] ? " — emulator: " : "", diag, hint ? " — hint: " : "", hint ? hint : "");
-    return is_no_device(err) ? SL_ERR_NO_DEVICE : SL_ERR_CUDA;
+    return sl_fail(SL_ERR_CUDA, "%s failed at %s:%d: %s (%s)%s%s%s%s", call, file, line,
+                   cudaGetErrorName(err), cudaGetErrorString(err), diag[0] ? " — emulator: " : "", diag,
+                   hint ? " — hint: " : "", hint ? hint : "");
 }
 
 sl_status sl_checked_bytes(size_t n, size_t elem, const char *arg, size_t *bytes)

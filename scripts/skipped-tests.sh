@@ -23,7 +23,7 @@ if [ "$lines" -gt 8 ]; then
 else
   printf '%s\n' "$names"
 fi
-if grep -q 'no usable CUDA device' "$log"; then
+if grep -q 'no usable CUDA GPU on this machine' "$log"; then
   echo "simtlab: no GPU on this machine: the GPU tests skipped, and the emulator ran every test (emu.*)."
 fi
 echo

@@ -13,8 +13,9 @@ void sl_test_require_device(void)
     cudaError_t err = cudaGetDeviceCount(&count);
     if (err != cudaSuccess || count == 0) {
         /* The text below is what CTest's SKIP_REGULAR_EXPRESSION matches. */
-        cr_skip_test("simtlab: no usable CUDA device (%s: %s); this test runs on a GPU only, "
-                     "and the same test runs under the emulator in the *_emu binary",
+        cr_skip_test("simtlab: no usable CUDA GPU on this machine (no driver / no device); this test "
+                     "runs on a GPU only, and the same test runs under the emulator in the *_emu binary "
+                     "(%s: %s)",
                      err != cudaSuccess ? cudaGetErrorName(err) : "cudaGetDeviceCount",
                      err != cudaSuccess ? cudaGetErrorString(err) : "0 devices");
     }

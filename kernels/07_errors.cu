@@ -62,7 +62,7 @@ __global__ void errors_scale(float *x, size_t n, float s)
 
 /* 80 values live across a loop: with the pointers and the index, more than
  * 64 registers per thread, the most 1024 threads of a block can have of an
- * SM's 65536 (NVIDIA's published limits for compute capability 5.0 to 12.x).
+ * SM's 65536 (NVIDIA's published limits for compute capability 7.5 to 12.x).
  * They are 80 named variables, not an array, so that every compiler keeps
  * them in registers without being told to unroll; each round of the loop
  * reads all of them, so all stay live. nvcc -Xptxas -v prints the count. */

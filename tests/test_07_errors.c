@@ -82,7 +82,10 @@ Test(errors, a_failed_device_assert_is_cudaErrorAssert_and_sticky)
     cr_expect(o.sticky, "a failed assert must leave the context unusable");
     expect_words("cudaErrorAssert", "errors_assert_non_negative", NULL);
     if (emulated()) expect_words("Assertion `x[i] >= 0.0f` failed", "thread (105,0,0)", "block (2,0,0)");
-    else cr_expect_str_eq(o.reported_by, "cudaDeviceSynchronize", "a GPU reports the assert when the kernel is waited for");
+    /* On a GPU, cudaDeviceSynchronize as a rule; cudaGetLastError only if
+     * the runtime had already seen the fault, which nothing promises. */
+    cr_expect(!strcmp(o.reported_by, "the launch") || !strcmp(o.reported_by, "cudaDeviceSynchronize"),
+              "reported by \"%s\"", o.reported_by);
 }
 
 Test(errors, a_missing_bounds_check_is_an_illegal_address_named_by_the_emulator)

@@ -92,4 +92,12 @@ if(SIMTLAB_07_PYTHON3)
            COMMAND ${SIMTLAB_07_PYTHON3} ${PROJECT_SOURCE_DIR}/tests/07_errors_page.py
                    ${PROJECT_SOURCE_DIR}/tutorial/07-errors-and-debugging.md $<TARGET_FILE_DIR:07_errors_emu>)
   set_tests_properties(emu.07_errors.page PROPERTIES LABELS "emu;chapter" TIMEOUT 300)
+  if(SIMTLAB_HAVE_CUDA)
+    # The CUDA build's doctor on a machine without a GPU (skipped on one with).
+    add_test(NAME cuda.07_errors.page_doctor
+             COMMAND ${SIMTLAB_07_PYTHON3} ${PROJECT_SOURCE_DIR}/tests/07_errors_page.py --doctor
+                     ${PROJECT_SOURCE_DIR}/tutorial/07-errors-and-debugging.md $<TARGET_FILE_DIR:00_doctor>)
+    set_tests_properties(cuda.07_errors.page_doctor PROPERTIES LABELS "cuda;chapter" TIMEOUT 120
+                         SKIP_REGULAR_EXPRESSION "simtlab-skip:")
+  endif()
 endif()

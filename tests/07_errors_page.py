@@ -57,9 +57,9 @@ def main(argv):
     bad = 0
     for cmd, want in runs:
         real = cmd.replace("build/bin/", bindir + "/")
-        r = subprocess.run(["bash", "-c", real], cwd=root, capture_output=True, text=True, timeout=120)
+        r = subprocess.run(["bash", "-o", "pipefail", "-c", real], cwd=root, capture_output=True, text=True, timeout=120)
         got = r.stdout.splitlines()
-        if not got:
+        if not got or r.returncode in (126, 127):
             bad += 1
             print("`%s` printed nothing (is it built?): %s" % (cmd, r.stderr.strip()))
             continue

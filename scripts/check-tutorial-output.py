@@ -189,6 +189,39 @@ def run_once(cmd, bindir, timeout):
     return r.returncode, text
 
 
+def self_test():
+    """The comparison itself, on made-up pages run with echo: what must pass
+    passes and what must fail fails (run before the pages, every time)."""
+    import tempfile
+    cases = [
+        (True, "", "$ echo 'took 1.25 ms, n = 1000'", ["took 0.5 ms, n = 1000"]),
+        (False, "", "$ echo 'took 1.25 ms, n = 1000'", ["took 1.25 ms, n = 1001"]),
+        (False, "exact", "$ echo 'ratio 31.0'", ["ratio 30.0"]),
+        (True, "vary: blocks", "$ echo '64 blocks of 256 threads'", ["32 blocks of 256 threads"]),
+        (False, "vary: blocks", "$ echo '64 blocks of 256 threads'", ["64 blocks of 128 threads"]),
+        (True, "", "$ printf 'a\\nb\\nc\\nd\\n'", ["a", "...", "d"]),
+        (False, "", "$ printf 'a\\nb\\n'", ["a"]),
+        (True, "", "$ echo 'at 0x7f00ab by x'", ["at 0x1 by ..."]),
+        (False, "", "$ false", []),
+    ]
+    bad = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for want_ok, opt, cmd, lines in cases:
+            page = os.path.join(tmp, "page.md")
+            with open(page, "w", encoding="utf-8") as fh:
+                fh.write(("<!-- output: %s -->\n" % opt if opt else "") + "```\n" + cmd + "\n" +
+                         "".join(l + "\n" for l in lines) + "```\n")
+            with open(page, encoding="utf-8") as fh:
+                (_, c, w, o), = quoted_runs(fh.read())
+            exact, vary, _ = options(o)
+            rc, text = run_once(c, tmp, 30)
+            ok = rc == 0 and matches(w, text.splitlines(), exact, vary)[0]
+            if ok != want_ok:
+                bad += 1
+                print("self-test FAILED: %r with %r %s" % (cmd, lines, "failed" if want_ok else "passed"))
+    return bad
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bin", required=True, help="the build's folder of programs (BUILD/bin)")
@@ -198,6 +231,8 @@ def main(argv):
     args = ap.parse_args(argv)
     bindir = os.path.abspath(args.bin)
     bad = checked = skipped = 0
+    if not args.list:
+        bad += self_test()
     for page in args.pages:
         with open(page, encoding="utf-8") as fh:
             runs = quoted_runs(fh.read())

@@ -317,10 +317,26 @@ void maybe_shuffle(worker *w, unsigned *tids, unsigned n)
 
 /* ---- barriers ------------------------------------------------------------ */
 
+/* The waiters of a round arrived at more than one call site. That alone is
+ * legal: __syncthreads is PTX `bar.sync 0`, and a round of barrier 0 counts
+ * the arrivals of every thread of the block that has not exited, whichever
+ * instruction each executed (since sm_70 threads are scheduled one by one,
+ * and PTX asks for one instruction per warp only on sm_6x and older, which
+ * CUDA 13 no longer targets). What is not legal is mixing the variants:
+ * `bar.red` (__syncthreads_count/and/or) with `bar.sync` or with another
+ * reduction on the same barrier is unpredictable in PTX. */
+__attribute__((noinline, cold)) static bool barrier_variants_agree(const block_state &b)
+{
+    for (unsigned pos = b.barrier_first_odd; pos < b.nwaiting_barrier; pos++)
+        if (b.barrier_modes[pos] != b.barrier_mode)
+            return false;
+    return true;
+}
+
 static bool release_barrier(worker *w)
 {
     block_state &b = *w->blk;
-    if (b.barrier_first_odd != no_odd_waiter) {
+    if (__builtin_expect(b.barrier_first_odd != no_odd_waiter, 0) && !barrier_variants_agree(b)) {
         fail_divergence(w);
         return false;
     }

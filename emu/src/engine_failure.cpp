@@ -97,7 +97,9 @@ __attribute__((noinline, cold)) void fail_divergence(worker *w)
     char text[message_capacity];
     int len = std::snprintf(text, sizeof text,
                             "barrier divergence (threads of one block wait at different "
-                            "__syncthreads calls; on a GPU this hangs or corrupts): ");
+                            "variants of the block barrier, __syncthreads and "
+                            "__syncthreads_count/_and/_or, in one round; PTX leaves mixing them "
+                            "unpredictable): ");
     describe_barrier_divergence(w, text + len, sizeof text - static_cast<std::size_t>(len));
     const block_state &b = *w->blk;
     if (b.live != b.n) {

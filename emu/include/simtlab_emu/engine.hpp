@@ -111,8 +111,11 @@ enum sync_mode : int {
     sync_or = 3,    /* __syncthreads_or: 1 if any waiter's predicate was nonzero, else 0 */
 };
 /* PTX bar.sync semantics: the barrier waits for every thread of the block
- * that has not exited. Threads waiting at different call sites (or at
- * different variants) fail the launch with a diagnostic naming both sites. */
+ * that has not exited, counted per round whatever call site each thread
+ * waits at (__syncthreads is `bar.sync 0` wherever it is written). Threads
+ * waiting at different variants in one round (__syncthreads with
+ * __syncthreads_count, say) fail the launch with a diagnostic naming both
+ * sites. */
 inline int sync_block(sync_mode mode, int predicate, here where); /* defined below */
 
 /* ---- the warp-collective primitive ------------------------------------- */

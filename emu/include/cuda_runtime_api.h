@@ -138,5 +138,7 @@ void simtlab_emu_clear_diagnostic(void);
 
 /* Memory kinds, symbols, stream callbacks, graphs. */
 #include <simtlab_emu/runtime_ext.h>
+/* Pitched memory, 2D and 3D copies. */
+#include <simtlab_emu/runtime_more.h>
 
 #endif /* __CUDA_RUNTIME_API_H__ */

@@ -205,3 +205,31 @@ Test(barrier_rounds, two_variants_in_one_round_fail)
     cr_expect(std::strstr(d, "(__syncthreads_count)") != nullptr, "%s", d);
     cudaFree(out);
 }
+
+/* ---- __CUDA_ARCH__ in a .cu ------------------------------------------------ */
+/* nvcc's device pass defines it; the emulator's one pass runs the kernels,
+ * so a .cu sees the emulated architecture (see cuda_runtime.h). */
+static_assert(__CUDA_ARCH__ == SIMTLAB_EMU_CUDA_ARCH, "__CUDA_ARCH__ is the emulated architecture");
+static_assert(__CUDA_ARCH__ >= 700, "sm_80 unless SIMTLAB_EMU_CUDA_ARCH says otherwise");
+
+/* The shape of cuda-samples' tensor-core and barrier kernels: the whole body
+ * is for sm_70 and later, and compiles empty on older ones. */
+__global__ void body_for_volta_and_later(int *out)
+{
+#if __CUDA_ARCH__ >= 700
+    out[threadIdx.x] = static_cast<int>(threadIdx.x) + 1;
+#endif
+}
+
+Test(cuda_arch, device_code_guarded_by_the_architecture_runs)
+{
+    int *out = nullptr;
+    cr_assert_eq(cudaMallocManaged(&out, 32 * sizeof(int)), cudaSuccess);
+    for (int i = 0; i < 32; i++)
+        out[i] = 0;
+    body_for_volta_and_later<<<1, 32>>>(out);
+    cr_assert_eq(cudaDeviceSynchronize(), cudaSuccess);
+    for (int i = 0; i < 32; i++)
+        cr_expect_eq(out[i], i + 1);
+    cudaFree(out);
+}

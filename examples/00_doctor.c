@@ -30,7 +30,7 @@ static int no_gpu_advice(void)
            "emulator, built from the same sources:\n"
            "  make test                      runs every test under the emulator\n"
            "  build/bin/01_vector_add_emu    each example has an _emu twin\n"
-           "  build/bin/slcc my.cu -o my     builds your own .cu file for the emulator\n"
+           "  build/bin/slcc my.cu -o build/my   builds your own .cu file for the emulator\n"
            "Emulator timings are CPU timings: they teach correctness, not GPU speed.\n");
     return 0; /* no GPU is a normal outcome: the course runs on the emulator */
 }

@@ -9,7 +9,7 @@ __global__ void add(const float *a, const float *b, float *c, size_t n)
 #ifdef SOLUTION
     if (i < n) c[i] = a[i] + b[i]; /* threads past the end do nothing */
 #else
-    (void)n; /* FIXME: this writes c[i] for every thread, also for i >= n */
+    (void)n; /* FIXME: every thread reads a[i] and b[i] and writes c[i], also for i >= n */
     c[i] = a[i] + b[i];
 #endif
 }

@@ -4,8 +4,10 @@
 #   2. the whole test suite on the GPU (ctest: the gpu.* tests and the rest);
 #   3. compute-sanitizer memcheck, racecheck and synccheck over the chapter
 #      tests (test_NN_*_cuda), where compute-sanitizer exists;
-#   4. ncu over the chapter examples' kernels, where ncu exists (the
-#      emulator has no modelled counters yet: ncu's figures stand alone);
+#   4. ncu over the chapter examples' kernels, where ncu exists, collecting
+#      the metrics the emulator models (sl_modelled's fields are named after
+#      them), and beside each the same example's _emu twin with the
+#      emulator's modelled counters (SIMTLAB_EMU_PROFILE_CSV), same arguments;
 #   5. make bench (every chapter, CSV and charts);
 # and collects logs, CSV and charts in one folder (${OUT:-gpu-check-out}),
 # printing a short summary last. Budget: under 9 minutes on an H200; each
@@ -57,7 +59,8 @@ if [ $dry = 1 ]; then
   printf '  %-18s %s\n' nvcc "${nvcc:-MISSING}" compute-sanitizer "${sanitizer:-MISSING}" ncu "${ncu:-MISSING}"
   echo "  $gpu_note"
   echo "the run would: build $build for CUDA architectures '$archs'; ctest on the GPU; compute-sanitizer"
-  echo "memcheck/racecheck/synccheck over build-gpu/bin/test_NN_*_cuda; ncu over build-gpu/bin/NN_* examples;"
+  echo "memcheck/racecheck/synccheck over build-gpu/bin/test_NN_*_cuda; ncu over build-gpu/bin/NN_* examples beside"
+  echo "their _emu twins' modelled counters (same arguments);"
   echo "make bench; and collect everything in $out/"
   for s in "${skips[@]}"; do echo "would skip: $s"; done
   if [ ${#missing[@]} -gt 0 ]; then
@@ -117,15 +120,43 @@ if [ -n "$sanitizer" ]; then
   done
 fi
 
+# The metrics the emulator models (host/include/simtlab/core.h, sl_modelled),
+# and small arguments for each example so that both sides finish quickly.
+ncu_metrics=smsp__inst_executed.sum,smsp__thread_inst_executed.sum,smsp__sass_branch_targets_threads_divergent.sum
+ncu_metrics+=,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum
+ncu_metrics+=,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
+ncu_metrics+=,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
+example_args() { # the arguments each example gets in step 4 (its usage line says what they are)
+  case "$1" in
+    01_vector_add) echo 1048576 ;;
+    02_gpu_pays) echo 65536 ;;
+    03_divergence) echo 2 2 65536 ;;
+    04_reduce) echo 1048576 ;;
+    05_sgemm) echo 256 256 256 ;;
+    05_transpose) echo 1024 1024 ;;
+    *) echo "" ;;
+  esac
+}
 if [ -n "$ncu" ]; then
   : >"$out/ncu.csv"
+  : >"$out/modelled.csv"
   for e in "$build"/bin/[0-9][0-9]_*; do
     case "$e" in *_emu) continue ;; esac
     [ -x "$e" ] || continue
-    timeout 90 "$ncu" --csv --launch-count 12 --section SpeedOfLight --section MemoryWorkloadAnalysis "$e" 4194304 \
-      >>"$out/ncu.csv" 2>>"$out/ncu.log"
+    name=$(basename "$e")
+    case "$name" in 00_* | 07_*) continue ;; esac # the doctor launches no lesson kernel; 07's cases fault on purpose
+    # shellcheck disable=SC2046 # the arguments are words on purpose
+    { echo "# $name $(example_args "$name")"; timeout 90 "$ncu" --csv --launch-count 12 --metrics "$ncu_metrics" \
+        "$e" $(example_args "$name"); } >>"$out/ncu.csv" 2>>"$out/ncu.log"
+    if [ -x "${e}_emu" ]; then
+      echo "# $name $(example_args "$name")" >>"$out/modelled.csv"
+      # shellcheck disable=SC2046
+      SIMTLAB_EMU_PROFILE=1 SIMTLAB_EMU_PROFILE_CSV="$out/modelled.csv" timeout 90 "${e}_emu" \
+        $(example_args "$name") >>"$out/modelled.log" 2>&1
+    fi
   done
   results+=("$(printf '%-36s %-26s %4s    %s' "ncu (examples' kernels)" "$(grep -c '^"' "$out/ncu.csv") rows" "" "$out/ncu.csv")")
+  results+=("$(printf '%-36s %-26s %4s    %s' "modelled (the _emu twins, same args)" "$(grep -vc '^#' "$out/modelled.csv") rows" "" "$out/modelled.csv")")
 fi
 
 step "make bench" 330 bench.log make bench BUILD="$build"

@@ -26,10 +26,16 @@ option(SIMTLAB_EMU_PROFILE "Instrument emulator builds of .cu files for the SIMT
 # A global property, not a variable: this file is included from emu/'s
 # directory, and the functions below also run from the project's other
 # directories, which do not see emu/'s variables.
+# -fno-tree-sra: at -O2 GCC's scalar replacement of aggregates splits a
+# float4 load whose components are then used one by one (`float4 x = a4[i];
+# ... x.x + y.x ...`) into four 4-byte loads before the instrumentation
+# sees it, so a warp's 16-byte accesses would be modelled as four strided
+# 4-byte requests (16 sectors each, ideal 4) where nvcc emits one LDG.128
+# per lane. Without SRA the load stays one 16-byte access, as on the GPU.
 set_property(GLOBAL PROPERTY SIMTLAB_EMU_PROFILE_FLAGS
   -fsanitize=kernel-address --param=asan-instrumentation-with-call-threshold=0
   --param=asan-stack=0 --param=asan-globals=0 --param=asan-memintrin=0
-  -fsanitize-coverage=trace-pc -fno-optimize-sibling-calls -DSIMTLAB_EMU_PROFILE_BUILD=1)
+  -fsanitize-coverage=trace-pc -fno-optimize-sibling-calls -fno-tree-sra -DSIMTLAB_EMU_PROFILE_BUILD=1)
 get_property(SIMTLAB_EMU_PROFILE_FLAGS GLOBAL PROPERTY SIMTLAB_EMU_PROFILE_FLAGS)
 # Under AddressSanitizer (-fsanitize=address in CMAKE_CXX_FLAGS, as `make
 # test-asan` builds) there are no counters: their hooks are the functions

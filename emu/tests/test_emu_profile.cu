@@ -133,6 +133,32 @@ Test(profile_global, one_float4_per_lane_takes_16_sectors_per_request)
     cr_expect_eq(f.gst_sectors, 16ull);
 }
 
+/* The vector add of chapter 01's v3: float4 loads whose components are
+ * then used one by one. At -O2 GCC's scalar replacement of aggregates would
+ * split each load into four strided 4-byte loads (four requests of 16
+ * sectors, ideal 4 each); nvcc emits one 16-byte load per lane, and so
+ * must the model (-fno-tree-sra in the instrumented builds). */
+__global__ void add_float4_by_component(const float4 *a, const float4 *b, float4 *c)
+{
+    const int i = threadIdx.x;
+    const float4 x = a[i], y = b[i];
+    c[i] = make_float4(x.x + y.x, x.y * y.y, x.z - y.z, x.w + 2.0f * y.w);
+}
+
+Test(profile_global, float4_loads_used_by_component_stay_one_request_per_warp)
+{
+    float4 *a = static_cast<float4 *>(device_aligned(32 * 16));
+    float4 *b = static_cast<float4 *>(device_aligned(32 * 16));
+    float4 *c = static_cast<float4 *>(device_aligned(32 * 16));
+    simtlab_emu_profile_figures f = PROFILE("float4 by component", (add_float4_by_component<<<1, 32>>>(a, b, c)));
+    cr_expect_eq(f.gld_requests, 2ull, "one request per float4 load per warp, got %llu",
+                 (unsigned long long)f.gld_requests);
+    cr_expect_eq(f.gld_sectors, 32ull);
+    cr_expect_eq(f.gld_sectors_ideal, 32ull);
+    cr_expect_eq(f.gst_requests, 1ull);
+    cr_expect_eq(f.gst_sectors, 16ull);
+}
+
 /* A store pattern: every other float. */
 __global__ void store_every_other(float *out)
 {

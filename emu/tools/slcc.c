@@ -429,7 +429,9 @@ static void push_profile_flags(argvec *cmd, const options *o)
     static const char *const flags[] = {
         "-fsanitize=kernel-address", "--param=asan-instrumentation-with-call-threshold=0",
         "--param=asan-stack=0", "--param=asan-globals=0", "--param=asan-memintrin=0",
-        "-fsanitize-coverage=trace-pc", "-fno-optimize-sibling-calls", "-DSIMTLAB_EMU_PROFILE_BUILD=2"};
+        "-fsanitize-coverage=trace-pc", "-fno-optimize-sibling-calls",
+        "-fno-tree-sra", /* keeps a float4 load one 16-byte access at -O2 (see SimtlabEmu.cmake) */
+        "-DSIMTLAB_EMU_PROFILE_BUILD=2"};
     for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++)
         av_push(cmd, flags[k]);
     bool has_g = false;

@@ -23,5 +23,6 @@
 #include "simtlab/05_sgemm.h"
 #include "simtlab/06_tensor_gemm.h"
 #include "simtlab/07_errors.h"
+#include "simtlab/occupancy.h" /* chapter 03: the occupancy calculator */
 
 #endif

@@ -11,7 +11,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps configure build test test-asan bench bench-emu examples doctor clean student grade grade-class
+.PHONY: all deps configure build test test-asan bench bench-emu examples doctor clean student grade grade-class sass ptx
 
 all: build
 
@@ -53,6 +53,15 @@ bench-emu: configure
 	cmake --build $(BUILD) -j$(JOBS) --target bench_emu_throughput
 	@mkdir -p $(BUILD)/bench
 	$(BUILD)/bin/bench_emu_throughput --csv $(BUILD)/bench/emu_throughput.csv
+
+# The machine code of chapter CH's kernels (scripts/machine-code.sh; no GPU
+# needed, nvcc is): make ptx CH=03 prints nvcc's PTX, make sass CH=03 the
+# SASS and each kernel's branches, BSSY/BSYNC pairs and predicated
+# instructions. ARCH=90 for another architecture than the build's first.
+sass:
+	@bash scripts/machine-code.sh sass "$(CH)" $(BUILD)
+ptx:
+	@bash scripts/machine-code.sh ptx "$(CH)" $(BUILD)
 
 examples: configure
 	cmake --build $(BUILD) -j$(JOBS) --target examples

@@ -4,6 +4,22 @@
 # installed here: without nvcc the build runs everything on the CPU emulator.
 set -euo pipefail
 
+# make sass needs nvdisasm (and uses cuobjdump beside it): a full CUDA toolkit
+# has them, a compiler-only install does not. Only when asked,
+# SIMTLAB_WITH_CUOBJDUMP=1 installs NVIDIA's wheels of the two from PyPI
+# (pip --user, the release that matches nvcc's major version), where
+# scripts/machine-code.sh finds them.
+if [ "${SIMTLAB_WITH_CUOBJDUMP:-0}" = 1 ]; then
+  if bash "$(dirname "$0")/machine-code.sh" --find-tool >/dev/null 2>&1; then
+    echo "simtlab: nvdisasm is already there: $(bash "$(dirname "$0")/machine-code.sh" --find-tool)"
+  else
+    cuda_major=$(nvcc --version 2>/dev/null | sed -n 's/.*release \([0-9]*\)\..*/\1/p')
+    cuda_major=${cuda_major:-13}
+    echo "simtlab: installing nvidia-cuda-cuobjdump and nvidia-cuda-nvdisasm ${cuda_major}.x (pip --user)"
+    python3 -m pip install --user --quiet "nvidia-cuda-cuobjdump==${cuda_major}.*" "nvidia-cuda-nvdisasm==${cuda_major}.*"
+  fi
+fi
+
 packages=(libcriterion-dev gnuplot-nox libopenblas-dev libboost-context-dev pkg-config cmake g++ make)
 
 missing=()

@@ -15,6 +15,7 @@
  * Usage: bench_01_vector_add [--csv FILE] [--quick] */
 #include <stdlib.h>
 
+#include "amounts.h"
 #include "harness.h"
 
 #define TARGET_VERSION 3
@@ -70,7 +71,7 @@ static int bench_cpu(bench_env *env, void *chapter, size_t n)
 {
     host_buffers *h = chapter;
     bench_column cpu = {.name = "cpu", .ctx = h, .run_host = run_cpu, .prepare = poison_host_output,
-                        .check = check_host_result, .bytes = 12 * n};
+                        .check = check_host_result, .bytes = bench_bytes_vector_add(n)};
     bench_column cols[2] = {cpu, cpu};
     cols[1].name = "cpu_omp";
     cols[1].run_host = run_cpu_omp;
@@ -150,7 +151,7 @@ static sl_status time_end_to_end(void *ctx, double *ms)
 /* End to end: both copies and the kernel, as a student's program pays. */
 static int bench_end_to_end(bench_env *env, host_buffers *h, double *e2e_ms)
 {
-    size_t bytes = 12 * h->n;
+    size_t bytes = bench_bytes_vector_add(h->n);
     char name[32];
     for (int v = 1; v <= sl_vector_add_version_count() && v <= BENCH_MAX_VERSIONS; v++) {
         end_to_end_run e = {h, {v, 256}};
@@ -184,10 +185,10 @@ static int bench_device(bench_env *env, void *chapter, int log2_n, size_t n)
     bench_inputs d;
     if (bench_inputs_make(env, &d, 3, host, sizes, n) != SL_OK) return 0;
     bench_table t = {.version_name = sl_vector_add_version_name, .versions = sl_vector_add_version_count(),
-                     .amount = 12.0 * (double)n, .vendor = "cuBLAS", .vendor_ms = -1.0};
+                     .amount = (double)bench_bytes_vector_add(n), .vendor = "cuBLAS", .vendor_ms = -1.0};
     kernel_run k = {h, &d, {0, 256}, 0};
     bench_column col = {.ctx = &k, .run_device = time_kernel, .prepare = poison_device_output,
-                        .check = check_device_result, .inputs = &d, .bytes = 12 * n};
+                        .check = check_device_result, .inputs = &d, .bytes = bench_bytes_vector_add(n)};
     int ok = bench_copy_ceiling(env, n, &d, IN_A, &t.copy_gbs) && bench_versions(env, n, &col, &k.opts, &t) &&
              bench_cublas(env, &col, &k, &t.vendor_ms);
     bench_inputs_free(&d);

@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "amounts.h"
 #include "harness.h"
 
 #define MAX_LOG2 30
@@ -147,7 +148,7 @@ static int run_columns(bench_env *env, host_data *h, sl_pays_op op, int first, i
         op_run r = {h, op, c, d, SL_OK};
         snprintf(name, sizeof name, "%s_%s", op_prefix[op], col_suffix[c]);
         bench_column col = {.name = name, .ctx = &r, .prepare = poison, .check = check_run,
-                            .inputs = c == KERNEL ? d : NULL, .bytes = 12 * h->n};
+                            .inputs = c == KERNEL ? d : NULL, .bytes = bench_bytes_saxpy(h->n)};
         if (c < KERNEL) col.run_host = run_cpu;
         else col.run_device = time_device;
         if (!bench_column_run(env, h->n, &col, &h->ms[op][c][h->log2_n])) return 0;

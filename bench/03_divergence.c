@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "amounts.h"
 #include "harness.h"
 
 #define WORK 256      /* steps of each path, the branches and the escape cap */
@@ -151,7 +152,7 @@ static int timed(bench_env *env, device_run *d, int version, int k, const char *
     d->p.k = k;
     d->opts.version = version;
     bench_column col = {.name = name, .ctx = d, .run_device = time_device, .prepare = poison_out,
-                        .check = check_device, .bytes = d->h->n * 8};
+                        .check = check_device, .bytes = bench_bytes_divergence(d->h->n)};
     return bench_column_run(env, d->h->n, &col, ms);
 }
 

@@ -18,6 +18,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "amounts.h"
 #include "harness.h"
 
 #define TARGET_LOG2 28
@@ -82,7 +83,7 @@ static int bench_cpu(bench_env *env, void *chapter, size_t n)
     for (int k = 0; k < 4; k++) {
         runs[k] = (cpu_run){h, k, NAN};
         cols[k] = (bench_column){.name = names[k], .ctx = &runs[k], .run_host = run_cpu, .check = check_cpu,
-                                 .bytes = 4 * n};
+                                 .bytes = bench_bytes_reduce(n)};
     }
     return bench_columns(env, n, cols, 4);
 }
@@ -176,7 +177,7 @@ static int bench_device(bench_env *env, void *chapter, int log2_n, size_t n)
     bench_inputs in;
     if (bench_inputs_make(env, &in, 1, host, &bytes, n) != SL_OK) return 0;
     bench_table t = {.version_name = sl_reduce_version_name, .versions = sl_reduce_version_count(),
-                     .amount = 4.0 * (double)n, .vendor = "CUB", .vendor_ms = -1.0};
+                     .amount = (double)bench_bytes_reduce(n), .vendor = "CUB", .vendor_ms = -1.0};
     device_run d = {&in, h, COL_VERSION, {0, 256}, 0.0f};
     bench_column col = {.ctx = &d, .run_device = time_device, .prepare = forget_result, .check = check_device,
                         .inputs = &in, .bytes = bytes};

@@ -19,6 +19,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "amounts.h"
 #include "harness.h"
 
 #define TARGET_LOG2 12
@@ -31,7 +32,7 @@ typedef struct host_data {
     const char *suffix; /* "" for the square sizes, "@MxNxK" for the skinny ones */
 } host_data;
 
-static double flops_of(const host_data *h) { return 2.0 * h->m * h->n * h->k; }
+static double flops_of(const host_data *h) { return bench_flops_gemm(h->m, h->n, h->k); }
 
 /* In GFLOP/s the harness's `bytes` only sets the number of timed runs; the
  * bytes a product touches (4 (mk + kn + mn)) would give 25 runs to a
@@ -268,7 +269,7 @@ static int autotune(bench_env *env)
         return 0;
     }
     for (int s = 0; s < count; s++) {
-        double gflops = bench_rate(2.0 * n * n * n, ms[s]);
+        double gflops = bench_rate(bench_flops_gemm(n, n, n), ms[s]);
         printf("  shape %d  %-52s %9.1f GFLOP/s%s\n", s, sl_sgemm_v7_shape_name(s), gflops, s == best ? "  <- v7" : "");
         char name[32];
         snprintf(name, sizeof name, "v7_shape%d", s);

@@ -19,6 +19,7 @@
  * Usage: bench_05_transpose [--csv FILE] [--quick] */
 #include <string.h>
 
+#include "amounts.h"
 #include "harness.h"
 
 #define TARGET_LOG2 13
@@ -84,9 +85,9 @@ static int bench_cpu(bench_env *env, void *chapter, size_t n)
     cpu_run runs[2] = {{h, 0}, {h, 1}};
     bench_column cols[2] = {
         {.name = "cpu_blocked_omp", .ctx = &runs[0], .run_host = run_cpu, .prepare = poison_out, .check = check_cpu,
-         .bytes = 8 * n * n},
+         .bytes = bench_bytes_transpose(n, n)},
         {.name = "cpu_memcpy", .ctx = &runs[1], .run_host = run_cpu, .prepare = poison_out, .check = check_cpu,
-         .bytes = 8 * n * n},
+         .bytes = bench_bytes_transpose(n, n)},
     };
     return bench_columns(env, n, cols, 2);
 }
@@ -131,10 +132,10 @@ static int bench_device(bench_env *env, void *chapter, int log2_n, size_t n)
     bench_inputs in;
     if (bench_inputs_make(env, &in, 2, host, bytes, n) != SL_OK) return 0;
     bench_table t = {.version_name = sl_transpose_version_name, .versions = sl_transpose_version_count(),
-                     .amount = 2.0 * (double)bytes[0], .vendor = "vendor", .vendor_ms = -1.0};
+                     .amount = (double)bench_bytes_transpose(n, n), .vendor = "vendor", .vendor_ms = -1.0};
     device_run d = {&in, h, {0, 0}};
     bench_column col = {.ctx = &d, .run_device = time_device, .prepare = poison_device_out, .check = check_device,
-                        .inputs = &in, .bytes = 2 * bytes[0]};
+                        .inputs = &in, .bytes = bench_bytes_transpose(n, n)};
     int ok = bench_copy_ceiling(env, n, &in, 0, &t.copy_gbs) && bench_versions(env, n, &col, &d.opts, &t);
     bench_inputs_free(&in);
     if (ok) bench_table_print(env, &t);

@@ -1,11 +1,14 @@
 /* The bench harness (bench/harness.c) under the emulator: the statistics of
  * known samples, the L2 sizing rule, the repeat rule for short CPU calls,
- * the time-left estimate, and the CSV's metadata and columns. */
+ * the time-left estimate, the CSV's metadata and columns, and the byte
+ * counts behind the GB/s columns (bench/amounts.h) against the global
+ * memory the kernels really use, as the emulator models it. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "amounts.h"
 #include "harness.h"
 #include "sl_test.h"
 
@@ -144,4 +147,111 @@ Test(bench_harness, probe_and_bad_usage_stop_before_any_output_file)
     cr_assert_eq(bench_init(&env, 2, probe, &spec), 3);
     char *bad[] = {"bench", "--frobnicate", NULL};
     cr_assert_eq(bench_init(&env, 2, bad, &spec), 2);
+}
+
+/* ---- the byte counts behind GB/s, against the kernels' real traffic ---------
+ * The emulator's SIMT counters give, per launch, the 32-byte sectors that the
+ * bytes each warp's loads and stores used would need (sl_modelled's
+ * *_sectors_ideal, from the lanes' real addresses). For sizes where every
+ * warp is whole and aligned, 32 times their sum is the bytes the kernel
+ * used: every version must use exactly what bench/amounts.h says the
+ * operation moves (a version that fetches more sectors than it uses shows
+ * that in gld_sectors, not here). */
+
+static int modelled_or_skip(void)
+{
+    if (sl_modelled_available() != SL_OK) {
+        cr_skip_test("no modelled counters in this build: %s", sl_last_error());
+        return 0;
+    }
+    return 1;
+}
+
+typedef struct vadd_call {
+    const float *a, *b;
+    float *c;
+    size_t n;
+    sl_opts opts;
+} vadd_call;
+
+static sl_status run_vadd(void *ctx)
+{
+    vadd_call *v = ctx;
+    return sl_vector_add(v->a, v->b, v->c, v->n, &v->opts, NULL);
+}
+
+Test(bench_amounts, vector_add_moves_12_bytes_per_element_in_every_version)
+{
+    if (!modelled_or_skip()) return;
+    const size_t n = 3 * 8192; /* whole warps, several blocks */
+    float *a = calloc(n, sizeof *a), *b = calloc(n, sizeof *b), *c = calloc(n, sizeof *c);
+    cr_assert(a && b && c);
+    for (int v = 1; v <= sl_vector_add_version_count(); v++) {
+        vadd_call call = {a, b, c, n, {v, 0}};
+        sl_modelled m;
+        cr_assert_eq(sl_modelled_run(run_vadd, &call, &m), SL_OK, "v%d: %s", v, sl_last_error());
+        const unsigned long long loads = 32 * m.gld_sectors_ideal, stores = 32 * m.gst_sectors_ideal;
+        cr_expect_eq(loads, 8ull * n, "v%d loads %llu bytes, a and b are %zu", v, loads, 8 * n);
+        cr_expect_eq(stores, 4ull * n, "v%d stores %llu bytes, c is %zu", v, stores, 4 * n);
+        cr_expect_eq(loads + stores, (unsigned long long)bench_bytes_vector_add(n), "v%d", v);
+    }
+    free(a);
+    free(b);
+    free(c);
+}
+
+typedef struct transpose_call {
+    const float *in;
+    float *out;
+    size_t rows, cols;
+    sl_opts opts;
+} transpose_call;
+
+static sl_status run_transpose(void *ctx)
+{
+    transpose_call *t = ctx;
+    return sl_transpose(t->in, t->rows, t->cols, t->cols, t->out, t->rows, &t->opts, NULL);
+}
+
+Test(bench_amounts, transpose_reads_and_writes_each_element_once_in_every_version)
+{
+    if (!modelled_or_skip()) return;
+    const size_t rows = 96, cols = 160; /* whole 32 x 32 tiles, not square */
+    float *in = calloc(rows * cols, sizeof *in), *out = calloc(rows * cols, sizeof *out);
+    cr_assert(in && out);
+    for (int v = 1; v <= sl_transpose_version_count(); v++) {
+        transpose_call call = {in, out, rows, cols, {v, 0}};
+        sl_modelled m;
+        cr_assert_eq(sl_modelled_run(run_transpose, &call, &m), SL_OK, "v%d: %s", v, sl_last_error());
+        const unsigned long long used = 32 * (m.gld_sectors_ideal + m.gst_sectors_ideal);
+        cr_expect_eq(used, (unsigned long long)bench_bytes_transpose(rows, cols), "v%d uses %llu bytes, the bench says %zu",
+                     v, used, bench_bytes_transpose(rows, cols));
+    }
+    free(in);
+    free(out);
+}
+
+Test(bench_amounts, a_reduction_reads_its_input_once_plus_its_partial_sums)
+{
+    if (!modelled_or_skip()) return;
+    const size_t n = 1u << 16;
+    for (int v = 1; v <= sl_reduce_version_count(); v++) {
+        sl_modelled m;
+        cr_assert_eq(sl_reduce_modelled(v, n, 0, &m), SL_OK, "v%d: %s", v, sl_last_error());
+        const unsigned long long loads = 32 * m.gld_sectors_ideal;
+        /* The input once; a later pass re-reads one partial per block of the
+         * first (at most n / 32 floats, far less in practice). */
+        cr_expect_geq(loads, (unsigned long long)bench_bytes_reduce(n), "v%d reads %llu bytes of %zu", v, loads,
+                      bench_bytes_reduce(n));
+        cr_expect_leq(loads, (unsigned long long)(bench_bytes_reduce(n) + bench_bytes_reduce(n) / 32), "v%d reads %llu",
+                      v, loads);
+    }
+}
+
+Test(bench_amounts, gemm_flops_are_two_per_term)
+{
+    /* m x k times k x n: m * n dot products of k multiply-adds. */
+    cr_expect_eq(bench_flops_gemm(7, 5, 3), 210.0);
+    cr_expect_eq(bench_flops_gemm(4096, 4096, 4096), 2.0 * 4096.0 * 4096.0 * 4096.0);
+    cr_expect_eq(bench_flops_gemm(1, 1, 0), 0.0);
 }

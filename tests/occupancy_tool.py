@@ -41,8 +41,8 @@ expect(rc == 0 and len(rows) == 1, "one architecture, one row", out + err)
 if rows:
     cols = rows[0].split()
     # arch regs smem warps slots blocks warps occ limit
-    expect(cols[1] == "2" and cols[5] == "2" and cols[6] == "8/64" and cols[7] == "12%" and cols[8] == "registers",
-           "sm_80, 255 registers, 128 threads: 2 blocks, 8/64 warps, 12%, registers", rows[0])
+    expect(cols[1] == "2" and cols[5] == "2" and cols[6] == "8/64" and cols[7] == "12.5%" and cols[8] == "registers",
+           "sm_80, 255 registers, 128 threads: 2 blocks, 8/64 warps, 12.5%, registers", rows[0])
 
 rc, out, err = run([])
 expect(rc == 0 and sum(line.startswith("sm_") for line in out.splitlines()) == 7,
@@ -68,7 +68,7 @@ with tempfile.TemporaryDirectory() as d:
     if len(lines) == 2:
         expect(lines[0].endswith("divergence_v1(unsigned int const*, int)"), "the kernel's name kept whole", out)
         # sm_80, 32 regs, 256 threads: registers 64 warps -> 8 blocks, warps 8 -> tie, 64 warps, 100%.
-        expect(" 8 " in lines[0] and "64/64" in lines[0] and "100%" in lines[0], "sm_80 line: 8 blocks, 100%",
+        expect(" 8 " in lines[0] and "64/64" in lines[0] and "100.0%" in lines[0], "sm_80 line: 8 blocks, 100%",
                lines[0])
         # sm_90, 128 regs: 4096 per warp, 4 per part, 16 warps -> 2 blocks of 8, 16/64 warps.
         expect("16/64" in lines[1] and "registers" in lines[1], "sm_90 line: 16/64 warps, registers", lines[1])

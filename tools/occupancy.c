@@ -75,7 +75,7 @@ static int run_one(int arch, int threads, int registers, size_t shared, size_t d
             else
                 snprintf(by[k], sizeof by[k], "%d", v[k]);
         }
-        printf("sm_%-4d %6s %6s %6s %6s %7d %6d/%-3d %5.0f%%  %s\n", archs[i], by[0], by[1], by[2], by[3],
+        printf("sm_%-4d %6s %6s %6s %6s %7d %6d/%-3d %5.1f%%  %s\n", archs[i], by[0], by[1], by[2], by[3],
                o.active_blocks, o.active_warps, o.max_warps, 100.0 * o.occupancy,
                sl_occupancy_limits_text(o.limits, text, sizeof text));
     }
@@ -120,7 +120,7 @@ static int run_resources(const char *path, const char *chapter, int arch_only, i
             printf("sm_%-4d %5d %7zu  %s  %s\n", arch, regs, smem, sl_last_error(), kernel);
             continue;
         }
-        printf("sm_%-4d %5d %7zu %7d %6d/%-3d %5.0f%%  %-24s %s\n", arch, regs, smem, o.active_blocks,
+        printf("sm_%-4d %5d %7zu %7d %6d/%-3d %5.1f%%  %-24s %s\n", arch, regs, smem, o.active_blocks,
                o.active_warps, o.max_warps, 100.0 * o.occupancy,
                sl_occupancy_limits_text(o.limits, text, sizeof text), kernel);
     }

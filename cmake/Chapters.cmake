@@ -182,6 +182,17 @@ set_tests_properties(emu.test_core_bench PROPERTIES LABELS "emu;core" TIMEOUT 12
 add_test(NAME core.gpu_check_dry_run COMMAND bash ${PROJECT_SOURCE_DIR}/scripts/gpu-check.sh --dry-run
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 set_tests_properties(core.gpu_check_dry_run PROPERTIES LABELS core TIMEOUT 60)
+# gpu-check's step 4 report: ncu's counters beside the modelled ones, on a
+# real modelled CSV and an ncu CSV in ncu's layout written by the test.
+# Under ASan the emulator has no SIMT counters: nothing to compare.
+get_property(_sl_compare_asan GLOBAL PROPERTY SIMTLAB_EMU_ASAN)
+if(SIMTLAB_PYTHON3 AND SIMTLAB_EMU_CHAPTER_COUNTERS AND NOT _sl_compare_asan)
+  add_test(NAME core.compare_counters
+           COMMAND ${SIMTLAB_PYTHON3} ${PROJECT_SOURCE_DIR}/tests/compare_counters_test.py
+                   ${CMAKE_RUNTIME_OUTPUT_DIRECTORY})
+  set_tests_properties(core.compare_counters PROPERTIES LABELS core TIMEOUT 120
+                       FAIL_REGULAR_EXPRESSION "FAIL" SKIP_REGULAR_EXPRESSION "^SKIP")
+endif()
 
 # ---- exercises: both ways, on the course's own sources (scripts/grade.py) -------
 # exercise.NN.exK_topic: the solution (the #ifdef SOLUTION branch) gets every

@@ -138,25 +138,24 @@ example_args() { # the arguments each example gets in step 4 (its usage line say
   esac
 }
 if [ -n "$ncu" ]; then
-  : >"$out/ncu.csv"
-  : >"$out/modelled.csv"
+  mkdir -p "$out/counters"
   for e in "$build"/bin/[0-9][0-9]_*; do
     case "$e" in *_emu) continue ;; esac
     [ -x "$e" ] || continue
     name=$(basename "$e")
     case "$name" in 00_* | 07_*) continue ;; esac # the doctor launches no lesson kernel; 07's cases fault on purpose
     # shellcheck disable=SC2046 # the arguments are words on purpose
-    { echo "# $name $(example_args "$name")"; timeout 90 "$ncu" --csv --launch-count 12 --metrics "$ncu_metrics" \
-        "$e" $(example_args "$name"); } >>"$out/ncu.csv" 2>>"$out/ncu.log"
+    timeout 90 "$ncu" --csv --launch-count 12 --metrics "$ncu_metrics" "$e" $(example_args "$name") \
+      >"$out/counters/ncu-$name.csv" 2>>"$out/ncu.log"
     if [ -x "${e}_emu" ]; then
-      echo "# $name $(example_args "$name")" >>"$out/modelled.csv"
+      rm -f "$out/counters/modelled-$name.csv"
       # shellcheck disable=SC2046
-      SIMTLAB_EMU_PROFILE=1 SIMTLAB_EMU_PROFILE_CSV="$out/modelled.csv" timeout 90 "${e}_emu" \
+      SIMTLAB_EMU_PROFILE=1 SIMTLAB_EMU_PROFILE_CSV="$out/counters/modelled-$name.csv" timeout 90 "${e}_emu" \
         $(example_args "$name") >>"$out/modelled.log" 2>&1
     fi
   done
-  results+=("$(printf '%-36s %-26s %4s    %s' "ncu (examples' kernels)" "$(grep -c '^"' "$out/ncu.csv") rows" "" "$out/ncu.csv")")
-  results+=("$(printf '%-36s %-26s %4s    %s' "modelled (the _emu twins, same args)" "$(grep -vc '^#' "$out/modelled.csv") rows" "" "$out/modelled.csv")")
+  python3 scripts/compare-counters.py "$out/counters" >"$out/counters.txt" 2>&1
+  results+=("$(printf '%-36s %-26s %4s    %s' "ncu beside the modelled counters" "$(grep -c '^  ' "$out/counters.txt") rows" "" "$out/counters.txt")")
 fi
 
 step "make bench" 330 bench.log make bench BUILD="$build"
@@ -169,5 +168,6 @@ printf '%s\n' "${results[@]}"
 grep -E 'tests passed|tests failed' "$out/ctest.log" | tail -n 1
 head -n 4 "$out/skipped-tests.txt" 2>/dev/null
 sed -n '/benchmark summary/,$p' "$out/bench.log" | head -n 16
+[ -f "$out/counters.txt" ] && head -n 40 "$out/counters.txt"
 for s in "${skips[@]}"; do echo "skipped: $s"; done
 echo "everything: $out/"

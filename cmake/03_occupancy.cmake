@@ -7,6 +7,7 @@
 #                           every kernel at every target architecture (CUDA builds)
 #   cuda.resources          resources.txt names every chapter's kernels; chapter
 #                           06's tensor-core kernels spill nothing
+#   gpu.occupancy_check     on a GPU: the calculator against the runtime's cudaOccupancy*
 
 # ---- the calculator's command line ------------------------------------------
 # Linked with the emulator's library: the arithmetic is plain host C and the
@@ -69,4 +70,13 @@ if(SIMTLAB_HAVE_CUDA AND SIMTLAB_PYTHON3)
            COMMAND ${SIMTLAB_PYTHON3} ${PROJECT_SOURCE_DIR}/scripts/resources.py check
                    --file ${CMAKE_BINARY_DIR}/resources.txt --kernels ${PROJECT_SOURCE_DIR}/kernels)
   set_tests_properties(cuda.resources PROPERTIES LABELS "cuda;chapter" TIMEOUT 60)
+endif()
+
+# ---- on a GPU: the calculator against cudaOccupancyMaxActiveBlocksPerMultiprocessor ----
+# (tests/cuda/occupancy_check.cu; skipped with the reason, exit 77, without one)
+if(SIMTLAB_HAVE_CUDA)
+  add_executable(occupancy_check ${PROJECT_SOURCE_DIR}/tests/cuda/occupancy_check.cu)
+  target_link_libraries(occupancy_check PRIVATE simtlab_cuda)
+  add_test(NAME gpu.occupancy_check COMMAND occupancy_check)
+  set_tests_properties(gpu.occupancy_check PROPERTIES LABELS gpu TIMEOUT 120 SKIP_RETURN_CODE 77)
 endif()

@@ -45,20 +45,40 @@ if(SIMTLAB_HAVE_CUDA AND SIMTLAB_PYTHON3)
   set(sl_launch bash ${PROJECT_SOURCE_DIR}/scripts/ptxas-log.sh) # then the folder, then any launcher of the user's
   set_property(TARGET simtlab_cuda PROPERTY CUDA_COMPILER_LAUNCHER
                ${sl_launch} ${sl_ptxas_logs}/simtlab_cuda ${CMAKE_CUDA_COMPILER_LAUNCHER})
+  # Every kernels/*.cu, also those compiled by a target of their own whose
+  # objects go into the library ($<TARGET_OBJECTS:...> among its sources:
+  # chapter 07's no-image kernel, any file built for one architecture only).
+  file(GLOB sl_all_kernels CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/kernels/*.cu)
   set(sl_kernel_names)
-  foreach(src IN LISTS SIMTLAB_KERNEL_SOURCES)
+  foreach(src IN LISTS sl_all_kernels)
     get_filename_component(name "${src}" NAME)
     list(APPEND sl_kernel_names ${name})
-    if(NOT name STREQUAL "07_errors_noimage.cu") # compiled by two targets; see below
+  endforeach()
+  get_target_property(sl_cuda_sources simtlab_cuda SOURCES)
+  string(REGEX MATCHALL "TARGET_OBJECTS:[A-Za-z0-9_]+" sl_object_targets "${sl_cuda_sources}")
+  list(TRANSFORM sl_object_targets REPLACE "TARGET_OBJECTS:" "")
+  set(sl_twice) # compiled by the library and by a target of its own
+  foreach(t IN LISTS sl_object_targets)
+    set_property(TARGET ${t} PROPERTY CUDA_COMPILER_LAUNCHER
+                 ${sl_launch} ${sl_ptxas_logs}/${t} ${CMAKE_CUDA_COMPILER_LAUNCHER})
+    get_target_property(t_sources ${t} SOURCES)
+    foreach(src IN LISTS t_sources)
+      get_filename_component(name "${src}" NAME)
+      if(src IN_LIST SIMTLAB_KERNEL_SOURCES)
+        list(APPEND sl_twice ${src})
+      else()
+        set_source_files_properties(${src} PROPERTIES OBJECT_OUTPUTS ${sl_ptxas_logs}/${t}/${name}.ptxas)
+      endif()
+    endforeach()
+  endforeach()
+  # A source both compile would get two rules for one report: those are left
+  # to the changed command (touch the file in an old build folder).
+  foreach(src IN LISTS SIMTLAB_KERNEL_SOURCES)
+    get_filename_component(name "${src}" NAME)
+    if(NOT src IN_LIST sl_twice)
       set_source_files_properties(${src} PROPERTIES OBJECT_OUTPUTS ${sl_ptxas_logs}/simtlab_cuda/${name}.ptxas)
     endif()
   endforeach()
-  # Chapter 07's no-image kernel has machine code only in its own target
-  # (cmake/07_errors.cmake): its report comes from there.
-  if(TARGET simtlab_07_wrong_arch)
-    set_property(TARGET simtlab_07_wrong_arch PROPERTY CUDA_COMPILER_LAUNCHER
-                 ${sl_launch} ${sl_ptxas_logs}/simtlab_07_wrong_arch ${CMAKE_CUDA_COMPILER_LAUNCHER})
-  endif()
   string(REPLACE ";" "," sl_res_archs "${CMAKE_CUDA_ARCHITECTURES}")
   add_custom_command(TARGET simtlab_cuda POST_BUILD
                      COMMAND ${SIMTLAB_PYTHON3} ${PROJECT_SOURCE_DIR}/scripts/resources.py write

@@ -13,6 +13,10 @@ file(GLOB SIMTLAB_KERNEL_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/kernels
 # SL_ERR_UNSUPPORTED in emulator builds.
 set(SIMTLAB_KERNEL_PORTABLE_SOURCES ${SIMTLAB_KERNEL_SOURCES})
 list(FILTER SIMTLAB_KERNEL_PORTABLE_SOURCES EXCLUDE REGEX "_vendor\\.cu$")
+# kernels/*_wgmma.cu use Hopper-only PTX (wgmma, TMA): CUDA backend only, and
+# compiled for sm_90a alone (simtlab_tgemm_wgmma below), never for 80;90.
+list(FILTER SIMTLAB_KERNEL_PORTABLE_SOURCES EXCLUDE REGEX "_wgmma\\.cu$")
+list(FILTER SIMTLAB_KERNEL_SOURCES EXCLUDE REGEX "_wgmma\\.cu$")
 
 # ---- the emulator backend -------------------------------------------------
 sl_emu_rewrite(SIMTLAB_KERNEL_EMU_SOURCES ${SIMTLAB_KERNEL_PORTABLE_SOURCES})
@@ -38,7 +42,16 @@ endif()
 
 # ---- the CUDA backend -------------------------------------------------------
 if(SIMTLAB_HAVE_CUDA)
-  add_library(simtlab_cuda STATIC ${SIMTLAB_HOST_SOURCES} ${SIMTLAB_KERNEL_SOURCES})
+  # Chapter 06's v5 (wgmma + TMA) exists only as sm_90a code: this one file
+  # gets -gencode arch=compute_90a,code=sm_90a instead of the build's
+  # CUDA_ARCHITECTURES (80;90 by default, which the other kernels keep).
+  # The host refuses v5 on any device that is not compute capability 9.0.
+  add_library(simtlab_tgemm_wgmma OBJECT ${PROJECT_SOURCE_DIR}/kernels/06_tensor_gemm_wgmma.cu)
+  set_target_properties(simtlab_tgemm_wgmma PROPERTIES CUDA_ARCHITECTURES OFF)
+  target_compile_options(simtlab_tgemm_wgmma PRIVATE -gencode=arch=compute_90a,code=sm_90a -lineinfo -Xcompiler=-Wall)
+  target_include_directories(simtlab_tgemm_wgmma PRIVATE ${PROJECT_SOURCE_DIR}/kernels)
+  add_library(simtlab_cuda STATIC ${SIMTLAB_HOST_SOURCES} ${SIMTLAB_KERNEL_SOURCES}
+              $<TARGET_OBJECTS:simtlab_tgemm_wgmma>)
   target_include_directories(simtlab_cuda PUBLIC ${PROJECT_SOURCE_DIR}/host/include
                              PRIVATE ${PROJECT_SOURCE_DIR}/host ${PROJECT_SOURCE_DIR}/kernels)
   target_link_libraries(simtlab_cuda PUBLIC CUDA::cudart CUDA::cublas PkgConfig::OPENBLAS)
@@ -137,6 +150,12 @@ if(SIMTLAB_HAVE_CUDA)
            COMMAND ${CMAKE_COMMAND} -DNVCC=${CMAKE_CUDA_COMPILER} -DKERNELS=${PROJECT_SOURCE_DIR}/kernels
                    -DOUT=${CMAKE_BINARY_DIR}/06_tensor_gemm_ptx -P ${PROJECT_SOURCE_DIR}/cmake/06_tensor_gemm_ptx.cmake)
   set_tests_properties(cuda.06_tensor_gemm_ptx PROPERTIES LABELS "cuda;chapter" TIMEOUT 600)
+  # v5 (Hopper): its PTX has wgmma, TMA and mbarrier; ptxas spills nothing
+  add_test(NAME cuda.06_tensor_gemm_wgmma_ptx
+           COMMAND ${CMAKE_COMMAND} -DNVCC=${CMAKE_CUDA_COMPILER} -DKERNELS=${PROJECT_SOURCE_DIR}/kernels
+                   -DOUT=${CMAKE_BINARY_DIR}/06_tensor_gemm_ptx
+                   -P ${PROJECT_SOURCE_DIR}/cmake/06_tensor_gemm_wgmma_ptx.cmake)
+  set_tests_properties(cuda.06_tensor_gemm_wgmma_ptx PROPERTIES LABELS "cuda;chapter" TIMEOUT 600)
 endif()
 
 # ---- benchmarks -----------------------------------------------------------------

@@ -6,9 +6,13 @@
  *   tile (only when a side is not one) -> cudaMalloc -> copy in -> launch
  *   -> launch check + sync -> copy C back (its m x n corner) -> cudaFree
  *
- * The edges are padded, not predicated: zeros in the padding add nothing to
- * any dot product, and the kernels stay free of bounds checks. The cost is
- * a host copy of each padded matrix, in the H2D phase of the report. */
+ * For v1-v4 the edges are padded, not predicated: zeros in the padding add
+ * nothing to any dot product, and the kernels stay free of bounds checks.
+ * The cost is a host copy of each padded matrix, in the H2D phase of the
+ * report. v5 (Hopper) needs only n and k padded to multiples of 8 (TMA's
+ * 16-byte row pitch); TMA's zero fill and predicated stores do the rest.
+ * v5 runs only on a device of compute capability 9.0 exactly; anywhere
+ * else, and under the emulator, it is SL_ERR_UNSUPPORTED with the reason. */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +39,27 @@ sl_status sl_tgemm_tile_of(int version, int *bm, int *bn, int *bk, int *threads)
     if (bn) *bn = s.bn;
     if (bk) *bk = s.bk;
     if (threads) *threads = s.threads;
+    return SL_OK;
+}
+
+/* v5 needs an sm_90 GPU: not the emulator, not another architecture (its
+ * code exists only as sm_90a machine code). */
+static sl_status check_hopper(const char *fn)
+{
+    if (sl_backend_is_emulator())
+        return sl_fail(SL_ERR_UNSUPPORTED, "%s: v5 needs an sm_90 GPU (wgmma and TMA are not emulated)", fn);
+    int dev = 0, major = 0, minor = 0;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev);
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError(); /* clear it: asking is not a failure of the caller's */
+        return sl_fail(SL_ERR_UNSUPPORTED, "%s: v5 (wgmma + TMA) needs an sm_90 GPU, and no device answered (%s)", fn,
+                       cudaGetErrorString(e));
+    }
+    if (major != 9 || minor != 0)
+        return sl_fail(SL_ERR_UNSUPPORTED, "%s: v5 (wgmma + TMA) needs an sm_90 GPU (compute capability 9.0; it is "
+                       "built for sm_90a only); this device is %d.%d", fn, major, minor);
     return SL_OK;
 }
 
@@ -72,14 +97,16 @@ static sl_status check_args(tgemm_call *c, const void *a, const void *b, const v
         if (dims[i] > (size_t)INT_MAX - 128)
             return sl_fail(SL_ERR_UNSUPPORTED, "%s: %s = %zu: the kernels take sides up to 2^31 - 129 (ints on the "
                            "device, padded to a tile)", c->fn, names[i], dims[i]);
-    c->mp = round_up(c->m, c->tile.bm), c->np = round_up(c->n, c->tile.bn), c->kp = round_up(c->k, c->tile.bk);
-    if (c->m && c->mp / (size_t)c->tile.bm > SL_TGEMM_MAX_ROW_TILES)
+    sl_tgemm_tile_shape g = sl_tgemm_granule(c->version);
+    c->mp = round_up(c->m, g.bm), c->np = round_up(c->n, g.bn), c->kp = round_up(c->k, g.bk);
+    if (c->m && round_up(c->mp, c->tile.bm) / (size_t)c->tile.bm > SL_TGEMM_MAX_ROW_TILES)
         return sl_fail(SL_ERR_UNSUPPORTED, "%s: m = %zu needs more than %d row tiles (grid.y's limit) for %s", c->fn,
                        c->m, SL_TGEMM_MAX_ROW_TILES, sl_tgemm_kernel_name(c->version));
     size_t bytes;
     if ((st = sl_checked_bytes(c->mp * c->kp, 2, "a (padded m x k)", &bytes)) != SL_OK) return st;
     if ((st = sl_checked_bytes(c->kp * c->np, 2, "b (padded k x n)", &bytes)) != SL_OK) return st;
-    return sl_checked_bytes(c->mp * c->np, sizeof(float), "c (padded m x n)", &bytes);
+    if ((st = sl_checked_bytes(c->mp * c->np, sizeof(float), "c (padded m x n)", &bytes)) != SL_OK) return st;
+    return c->version == SL_TGEMM_HOPPER_VERSION ? check_hopper(c->fn) : SL_OK;
 }
 
 /* The rows x cols matrix `src` in the top-left corner of a zero-filled
@@ -125,7 +152,7 @@ sl_status sl_tgemm(sl_tgemm_type type, size_t m, size_t n, size_t k, const uint1
         return SL_OK;
     }
     if ((st = sl_check_block_on_device(call.tile.threads)) != SL_OK) return st;
-    r->grid = (unsigned)((call.mp / call.tile.bm) * (call.np / call.tile.bn));
+    r->grid = (unsigned)(round_up(call.mp, call.tile.bm) / call.tile.bm * (round_up(call.np, call.tile.bn) / call.tile.bn));
 
     double t_start = sl_host_ms(), t = t_start;
     uint16_t *d_a = NULL, *d_b = NULL, *pa = NULL, *pb = NULL;
@@ -174,16 +201,18 @@ cleanup:
     return st;
 }
 
-/* A device entry point's sizes must already be multiples of the tile. */
+/* A device entry point's sizes must already be multiples of the tile (v5:
+ * of its granule, 1 x 8 x 8). */
 static sl_status check_unpadded(const tgemm_call *c)
 {
     const char *names[3] = {"m", "n", "k"};
     size_t dims[3] = {c->m, c->n, c->k};
-    int tiles[3] = {c->tile.bm, c->tile.bn, c->tile.bk};
+    sl_tgemm_tile_shape g = sl_tgemm_granule(c->version);
+    int tiles[3] = {g.bm, g.bn, g.bk};
     for (int i = 0; i < 3; i++)
         if (dims[i] % (size_t)tiles[i])
-            return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: %s = %zu is not a multiple of %d, the tile of %s; pad it "
-                           "with zeros, or call sl_tgemm, which pads", c->fn, names[i], dims[i], tiles[i],
+            return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: %s = %zu is not a multiple of %d, the granule of %s; pad "
+                           "it with zeros, or call sl_tgemm, which pads", c->fn, names[i], dims[i], tiles[i],
                            sl_tgemm_kernel_name(c->version));
     return SL_OK;
 }

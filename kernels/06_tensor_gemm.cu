@@ -1,5 +1,5 @@
 /* Chapter 06 — tensor-core GEMM: from WMMA to mma.sync with ldmatrix and a
- * cp.async pipeline.
+ * cp.async pipeline, and on Hopper to wgmma fed by TMA.
  *
  * C = A * B with A and B in 16-bit floats (f16 or bf16) and the products
  * summed in float: what a tensor core does. One mma.sync m16n8k16 is 4096
@@ -17,10 +17,16 @@
  *                                    128x128x32 shared tile, 8 warps of 64x32
  *   v4  kernels/06_tensor_gemm_mma.cu  v3 + a 3-stage cp.async pipeline and an XOR-
  *                                    swizzled shared layout free of bank conflicts
- *   v5  not written: Hopper's wgmma fed by TMA (tutorial/06-tensor-cores.md)
+ *   v5  kernels/06_tensor_gemm_wgmma.cu  Hopper only (sm_90a): wgmma m64n64k16
+ *                                    fed by TMA copies completing on mbarriers, a
+ *                                    producer warpgroup and two consumer warpgroups,
+ *                                    128x128x64 tiles, 4 stages. Compiled and its
+ *                                    PTX checked, but NEVER RUN in this project (no
+ *                                    GPU lent); tested only where an sm_90 GPU is.
  *
- * Edges are padded by the host (kernels/06_tensor_gemm.h): every kernel
- * sees multiples of its tile. Build and run: make, then
+ * Edges are padded by the host for v1-v4 (kernels/06_tensor_gemm.h): those
+ * kernels see multiples of their tile; v5 uses TMA's zero fill and
+ * predicated stores. Build and run: make, then
  * build/bin/test_06_tensor_gemm_emu and build/bin/bench_06_tensor_gemm_emu
  * (the emulator), or the same without _emu on a GPU. */
 #include <mma.h>
@@ -41,6 +47,7 @@ extern "C" const char *sl_tgemm_kernel_name(int version)
     case 2: return "v2 WMMA over 64x64x32 shared-memory tiles";
     case 3: return "v3 mma.sync m16n8k16 fed by ldmatrix";
     case 4: return "v4 v3 + 3-stage cp.async, swizzled shared memory";
+    case 5: return "v5 wgmma + TMA + mbarrier, producer/consumer warpgroups (sm_90)";
     default: return NULL;
     }
 }
@@ -53,18 +60,27 @@ extern "C" sl_tgemm_tile_shape sl_tgemm_tile(int version)
     case 2: s.bm = V2_BM, s.bn = V2_BN, s.bk = V2_BK, s.threads = 128; break;
     case 3:
     case 4: s.bm = TG_MMA_BM, s.bn = TG_MMA_BN, s.bk = TG_MMA_BK, s.threads = TG_MMA_THREADS; break;
+    case 5: s.bm = 128, s.bn = 128, s.bk = 64, s.threads = 384; break; /* kernels/06_tensor_gemm_wgmma.cu */
     default: break;
     }
+    return s;
+}
+
+extern "C" sl_tgemm_tile_shape sl_tgemm_granule(int version)
+{
+    sl_tgemm_tile_shape s = sl_tgemm_tile(version);
+    if (version == SL_TGEMM_HOPPER_VERSION) s.bm = 1, s.bn = 8, s.bk = 8; /* 8 x 2 bytes: TMA's 16-byte pitch */
+    s.threads = 0;
     return s;
 }
 
 extern "C" sl_tgemm_problem sl_tgemm_check(int version, size_t m, size_t n, size_t k)
 {
     if (version < 1 || version > SL_TGEMM_VERSIONS) return SL_TGEMM_BAD_VERSION;
-    sl_tgemm_tile_shape s = sl_tgemm_tile(version);
+    sl_tgemm_tile_shape s = sl_tgemm_tile(version), g = sl_tgemm_granule(version);
     if (m > 2147483647u || n > 2147483647u || k > 2147483647u) return SL_TGEMM_TOO_LARGE;
-    if (m / s.bm > SL_TGEMM_MAX_ROW_TILES) return SL_TGEMM_TOO_LARGE;
-    if (m == 0 || n == 0 || k == 0 || m % s.bm || n % s.bn || k % s.bk) return SL_TGEMM_NOT_PADDED;
+    if ((m + s.bm - 1) / s.bm > SL_TGEMM_MAX_ROW_TILES) return SL_TGEMM_TOO_LARGE;
+    if (m == 0 || n == 0 || k == 0 || m % g.bm || n % g.bn || k % g.bk) return SL_TGEMM_NOT_PADDED;
     return SL_TGEMM_FINE;
 }
 
@@ -159,6 +175,13 @@ extern "C" cudaError_t sl_tgemm_launch(int version, const sl_tgemm_args *args, c
         return cudaErrorInvalidValue;
     if (sl_tgemm_check(version, (size_t)args->m, (size_t)args->n, (size_t)args->k) != SL_TGEMM_FINE)
         return cudaErrorInvalidValue;
+    if (version == SL_TGEMM_HOPPER_VERSION) {
+#ifdef SIMTLAB_EMU
+        return cudaErrorNotSupported; /* wgmma and TMA are not emulated; host/06_tensor_gemm.c says so first */
+#else
+        return tgemm_wgmma_launch(args, stream);
+#endif
+    }
     if (version >= 3) return tgemm_mma_launch(version, args, stream);
     return args->bf16 ? launch_wmma<__nv_bfloat16>(version, args, stream) : launch_wmma<__half>(version, args, stream);
 }

@@ -109,6 +109,9 @@ fi
 case "$arch" in native | all | all-major | "") arch=80 ;; esac
 arch=${arch#sm_}
 
+# kernels/*_wgmma.cu (chapter 06's v5) exist only for sm_90a, whatever ARCH says.
+arch_of() { case "$1" in *_wgmma.cu) echo 90a ;; *) echo "$arch" ;; esac; }
+
 out=$build/machine-code
 mkdir -p "$out"
 # The include folders libsimtlab_cuda compiles its kernels with.
@@ -117,9 +120,10 @@ flags=(-std=c++17 -lineinfo -I"$root/kernels" -I"$root/host/include" -I"$root/ho
 if [ "$mode" = ptx ]; then
   for src in "${sources[@]}"; do
     name=$(basename "$src" .cu)
-    file=$out/$name.sm_$arch.ptx
-    "$nvcc" "${flags[@]}" -ptx -arch=sm_"$arch" "$src" -o "$file"
-    echo "// ==== $(basename "$src"): PTX for sm_$arch ($file) ===="
+    a=$(arch_of "$src")
+    file=$out/$name.sm_$a.ptx
+    "$nvcc" "${flags[@]}" -ptx -arch=sm_"$a" "$src" -o "$file"
+    echo "// ==== $(basename "$src"): PTX for sm_$a ($file) ===="
     cat "$file"
     echo
   done
@@ -143,14 +147,15 @@ if [ -n "${dis:-}" ]; then
 fi
 for src in "${sources[@]}"; do
   name=$(basename "$src" .cu)
-  cubin=$out/$name.sm_$arch.cubin
-  sass=$out/$name.sm_$arch.sass
-  "$nvcc" "${flags[@]}" -cubin -arch=sm_"$arch" "$src" -o "$cubin"
+  a=$(arch_of "$src")
+  cubin=$out/$name.sm_$a.cubin
+  sass=$out/$name.sm_$a.sass
+  "$nvcc" "${flags[@]}" -cubin -arch=sm_"$a" "$src" -o "$cubin"
   case "$(basename "$tool")" in
     cuobjdump) "$tool" -sass "$cubin" >"$sass" ;;
     *) "$tool" -c "$cubin" >"$sass" ;;
   esac
-  echo "// ==== $(basename "$src"): SASS for sm_$arch ($(basename "$tool"); $sass) ===="
+  echo "// ==== $(basename "$src"): SASS for sm_$a ($(basename "$tool"); $sass) ===="
   cat "$sass"
   echo
 done

@@ -1,6 +1,7 @@
 /* Chapter 06 — tensor-core GEMM: the float <-> half / bf16 conversions bit
  * for bit, every version in both input types on 16x8x16, 64x64x64,
- * 127x65x33 (no multiple of any tile: the padding) and 256x512x128, the
+ * 127x65x33 (no multiple of any tile: the padding) and 256x512x128 (v5, on
+ * an sm_90 GPU only, also 1024^3; under the emulator its refusal), the
  * device entry point, cublasGemmEx, the emulator's modelled bank conflicts
  * of v3 and v4, and bad arguments.
  *
@@ -175,6 +176,41 @@ Test(tgemm, v2_wmma_shared_every_shape_f16_and_bf16) { check_all_shapes(2); }
 Test(tgemm, v3_mma_ldmatrix_every_shape_f16_and_bf16) { check_all_shapes(3); }
 Test(tgemm, v4_cp_async_pipeline_every_shape_f16_and_bf16) { check_all_shapes(4); }
 
+/* v5 (wgmma + TMA, kernels/06_tensor_gemm_wgmma.cu) runs only on an sm_90
+ * GPU; this is the only place its results are checked. It has not run in
+ * this project yet (no GPU was lent). 127x65x33 and 16x8x16 exercise TMA's
+ * zero fill (rows past m, K past k) and the predicated stores; 1024^3 wraps
+ * the 4-stage ring four times. Outputs are poisoned with NaN first. */
+Test(tgemm, v5_wgmma_tma_every_shape_f16_and_bf16_on_sm90)
+{
+    static const size_t shapes[5][3] = {{16, 8, 16}, {64, 64, 64}, {127, 65, 33}, {256, 512, 128}, {1024, 1024, 1024}};
+    if (sl_backend_is_emulator()) cr_skip_test("v5 is not emulated: v5_is_refused_under_the_emulator_with_the_reason");
+    sl_test_require_device();
+    uint16_t a[256] = {0}, b[128] = {0};
+    float c[128];
+    sl_opts v5 = {5, 0};
+    sl_status st = sl_tgemm(SL_TGEMM_F16, 16, 8, 16, a, b, c, &v5, NULL);
+    if (st == SL_ERR_UNSUPPORTED) cr_skip_test("%s", sl_last_error());
+    cr_assert_eq(st, SL_OK, "%s", sl_last_error());
+    for (int t = 0; t < 2; t++)
+        for (int s = 0; s < 5; s++) check_version(5, (sl_tgemm_type)t, shapes[s][0], shapes[s][1], shapes[s][2]);
+}
+
+Test(tgemm, v5_is_refused_under_the_emulator_with_the_reason)
+{
+    if (!sl_backend_is_emulator()) cr_skip_test("a CUDA build: v5_wgmma_tma_every_shape_f16_and_bf16_on_sm90 runs it");
+    uint16_t a[4] = {0}, b[4] = {0};
+    float c[4];
+    sl_opts v5 = {5, 0};
+    sl_test_expect_failure(sl_tgemm(SL_TGEMM_BF16, 2, 2, 2, a, b, c, &v5, NULL), SL_ERR_UNSUPPORTED,
+                           "v5 needs an sm_90 GPU (wgmma and TMA are not emulated)");
+    sl_tgemm_model model;
+    sl_test_expect_failure(sl_tgemm_modelled(5, 128, 128, 64, &model), SL_ERR_UNSUPPORTED, "v5 needs an sm_90 GPU");
+    /* argument checks come first, as for v1-v4 */
+    sl_test_expect_failure(sl_tgemm(SL_TGEMM_F16, 2, 2, 2, NULL, b, c, &v5, NULL), SL_ERR_INVALID_ARGUMENT, "a is NULL");
+    cr_assert_eq(sl_alloc_live_count(), 0);
+}
+
 /* k = 160: five v4 steps, so the 3-stage ring wraps around and its last
  * commit groups are empty. */
 Test(tgemm, v4_pipeline_wraps_around_its_stages)
@@ -261,12 +297,12 @@ Test(tgemm, bad_arguments_are_rejected_by_name)
 {
     uint16_t a[64] = {0}, b[64] = {0};
     float c[64] = {0};
-    sl_opts v5 = {5, 0}, v3_block = {3, 128};
+    sl_opts v6 = {6, 0}, v3_block = {3, 128};
     sl_test_expect_failure(sl_tgemm(SL_TGEMM_F16, 4, 4, 4, NULL, b, c, NULL, NULL), SL_ERR_INVALID_ARGUMENT, "a is NULL");
     sl_test_expect_failure(sl_tgemm(SL_TGEMM_F16, 4, 4, 4, a, NULL, c, NULL, NULL), SL_ERR_INVALID_ARGUMENT, "b is NULL");
     sl_test_expect_failure(sl_tgemm(SL_TGEMM_F16, 4, 4, 4, a, b, NULL, NULL, NULL), SL_ERR_INVALID_ARGUMENT, "c is NULL");
     sl_test_expect_failure(sl_tgemm((sl_tgemm_type)7, 4, 4, 4, a, b, c, NULL, NULL), SL_ERR_INVALID_ARGUMENT, "type = 7");
-    sl_test_expect_failure(sl_tgemm(SL_TGEMM_F16, 4, 4, 4, a, b, c, &v5, NULL), SL_ERR_INVALID_ARGUMENT, "opts->version");
+    sl_test_expect_failure(sl_tgemm(SL_TGEMM_F16, 4, 4, 4, a, b, c, &v6, NULL), SL_ERR_INVALID_ARGUMENT, "opts->version");
     sl_test_expect_failure(sl_tgemm(SL_TGEMM_F16, 4, 4, 4, a, b, c, &v3_block, NULL), SL_ERR_INVALID_ARGUMENT,
                            "opts->block");
     sl_test_expect_failure(sl_tgemm(SL_TGEMM_F16, (size_t)1 << 31, 4, 4, a, b, c, NULL, NULL), SL_ERR_UNSUPPORTED,

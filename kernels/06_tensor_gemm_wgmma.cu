@@ -7,7 +7,15 @@
  * project: no sm_90 GPU was lent while it was written. Its correctness is
  * tested only where one exists (gpu.test_06_tensor_gemm). A wrong bit in a
  * descriptor below gives wrong numbers, not an error: trust the GPU test,
- * not this comment.
+ * not this comment. What a first run on an sm_90 GPU settles, in the order
+ * we would suspect it if the test fails:
+ *   1. the MN-major B descriptor with imm-trans-b = 1 (wgmma_desc);
+ *   2. that a TMA box larger than the tensor (m = 16 against a 128-row
+ *      box), or wholly outside it (the second B box when n <= 64), is
+ *      zero-filled AND still counts its full bytes towards expect_tx (if
+ *      not, the consumers' wait never ends: mbar_wait traps after 10 s,
+ *      and the launch fails with an error instead of wrong numbers);
+ *   3. the accumulator layout in store_acc (wrong: a permuted C).
  *
  * This file is compiled ONLY with -gencode arch=compute_90a,code=sm_90a
  * (CMake object library simtlab_tgemm_wgmma): wgmma and the tensor-map form
@@ -89,16 +97,32 @@ static __device__ __forceinline__ void mbar_arrive(unsigned long long *bar)
     asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem_addr(bar)) : "memory");
 }
 
+/* A wait that never ends is a hang, which a test reports only by its
+ * timeout; after 10 s of the GPU's global timer (ns) we trap instead, so
+ * the launch fails with an error the host reports (the kernel needs
+ * microseconds per stage, so 10 s means a phase that will never come). */
+static __device__ __forceinline__ unsigned long long global_ns()
+{
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
 static __device__ __forceinline__ void mbar_wait(unsigned long long *bar, unsigned parity)
 {
     unsigned done = 0;
-    while (!done)
+    unsigned long long start = 0;
+    for (;;) {
         asm volatile("{\n\t.reg .pred p;\n\t"
                      "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
                      "selp.u32 %0, 1, 0, p;\n\t}"
                      : "=r"(done)
                      : "r"(smem_addr(bar)), "r"(parity)
                      : "memory");
+        if (done) return;
+        if (!start) start = global_ns();
+        else if (global_ns() - start > 10000000000ull) __trap();
+    }
 }
 
 /* ---- TMA: one 2D box of a tensor into shared memory --------------------------
@@ -144,8 +168,8 @@ static __device__ __forceinline__ void tma_load_2d(void *dst, const CUtensorMap 
  *    at SBO = 1024 bytes. The k16 step kk starts 16 rows = 2048 bytes on.
  * In both cases the one stride that matters is 1024 bytes between groups of
  * 8 rows. We write 1024 into BOTH fields: the unused one is then harmless
- * whichever way a reader (or we) mapped LBO and SBO, and a misreading of
- * the table cannot turn into garbage here. */
+ * whichever way a reader (or we) mapped LBO and SBO onto the two
+ * directions, so that particular misreading cannot matter here. */
 static __device__ __forceinline__ unsigned long long wgmma_desc(const void *tile)
 {
     const unsigned long long addr = smem_addr(tile);

@@ -205,6 +205,17 @@ inline __nv_bfloat162 operator-(const __nv_bfloat162 &a, const __nv_bfloat162 &b
 inline __nv_bfloat162 operator*(const __nv_bfloat162 &a, const __nv_bfloat162 &b) { return __hmul2(a, b); }
 inline __nv_bfloat162 &operator+=(__nv_bfloat162 &a, const __nv_bfloat162 &b) { return a = __hadd2(a, b); }
 inline bool operator==(const __nv_bfloat162 &a, const __nv_bfloat162 &b) { return __hbeq2(a, b); }
+
+/* atomicAdd on bfloat16 (sm_80+) and its pair (sm_90+; sm_80 in CUDA 12+
+ * headers through a CAS loop): as cuda_fp16.h's, each half rounded once. */
+inline __nv_bfloat16 atomicAdd(__nv_bfloat16 *address, __nv_bfloat16 val)
+{
+    return ::simtlab_emu::atomic::half_update(address, [val](__nv_bfloat16 old) { return __hadd(old, val); });
+}
+inline __nv_bfloat162 atomicAdd(__nv_bfloat162 *address, __nv_bfloat162 val)
+{
+    return ::simtlab_emu::atomic::half_update(address, [val](__nv_bfloat162 old) { return __hadd2(old, val); });
+}
 #endif
 
 #endif /* SIMTLAB_EMU_CUDA_BF16_H */

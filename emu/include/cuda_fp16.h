@@ -390,6 +390,40 @@ inline __half2 &operator-=(__half2 &a, const __half2 &b) { return a = __hsub2(a,
 inline __half2 &operator*=(__half2 &a, const __half2 &b) { return a = __hmul2(a, b); }
 inline __half2 operator-(const __half2 &a) { return __hneg2(a); }
 inline bool operator==(const __half2 &a, const __half2 &b) { return __hbeq2(a, b); }
+
+/* ---- atomics on half types ----------------------------------------------
+ * atomicAdd on __half (sm_70+) and __half2 (sm_60+), and on the bfloat16
+ * types in cuda_bf16.h: a compare-and-swap loop over the 2 or 4 bytes.
+ * Each half of a __half2 is rounded once, as on a GPU, and (as CUDA
+ * documents) the two halves are each atomic, not necessarily as a pair:
+ * here they are a pair. Returns the old value. */
+namespace simtlab_emu {
+namespace atomic {
+template <class T, class F>
+inline T half_update(T *address, F add)
+{
+    static_assert(sizeof(T) == 2 || sizeof(T) == 4, "a 2- or 4-byte half type");
+#ifdef SIMTLAB_EMU_PROFILE_ATOMIC
+    SIMTLAB_EMU_PROFILE_ATOMIC(address);
+#endif
+    T old;
+    __atomic_load(address, &old, __ATOMIC_SEQ_CST);
+    T desired = add(old);
+    while (!__atomic_compare_exchange(address, &old, &desired, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+        desired = add(old);
+    return old;
+}
+} /* namespace atomic */
+} /* namespace simtlab_emu */
+
+inline __half atomicAdd(__half *address, __half val)
+{
+    return ::simtlab_emu::atomic::half_update(address, [val](__half old) { return __hadd(old, val); });
+}
+inline __half2 atomicAdd(__half2 *address, __half2 val)
+{
+    return ::simtlab_emu::atomic::half_update(address, [val](__half2 old) { return __hadd2(old, val); });
+}
 #endif
 
 #endif /* SIMTLAB_EMU_CUDA_FP16_H */

@@ -119,8 +119,8 @@ void compute_capability(int *major, int *minor)
 
 /* The fields beyond the sizes: what the emulated device can do. A kernel is
  * CPU code, so it can read any host memory (mapped, pageable, managed) and
- * its atomics are the host's; textures, surfaces, memory pools, clusters,
- * IPC and peers are not emulated and read 0, as on a device without them. */
+ * its atomics are the host's; textures, surfaces, clusters, IPC and peers
+ * are not emulated and read 0, as on a device without them. */
 void fill_capabilities(cudaDeviceProp *p, const generation &g)
 {
     std::memcpy(p->uuid.bytes, "simtlab-emulator", 16);
@@ -169,6 +169,13 @@ cudaDeviceProp build_props()
     p.unifiedAddressing = 1;
     p.memoryBusWidth = memory_bus_width_bits;
     p.l2CacheSize = host_cache_bytes();
+    /* A persisting L2 set-aside and access policy windows exist on sm_80 and
+     * later; the emulator records a window and a set-aside and ignores them
+     * (runtime_pool.cpp). A100 sets aside at most 3/4 of its L2 (30 of 40
+     * MB); A100 and H100 report a 134213632-byte maximum window. */
+    p.persistingL2CacheMaxSize = p.l2CacheSize / 4 * 3;
+    p.accessPolicyMaxWindowSize = 134213632;
+    p.memoryPoolsSupported = 1; /* the default pool only (runtime_pool.cpp) */
     p.maxThreadsPerMultiProcessor = g.threads_per_sm;
     p.sharedMemPerMultiprocessor = g.shared_per_sm;
     p.regsPerMultiprocessor = 65536;

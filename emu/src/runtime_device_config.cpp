@@ -118,8 +118,12 @@ cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
         runtime::diagnose("cudaDeviceSetLimit: %d is not a cudaLimit", k);
         return record_error(cudaErrorInvalidValue);
     }
-    if (limit == cudaLimitPersistingL2CacheSize && value > 0)
-        value = 0; /* CUDA rounds to what the device has: none here */
+    if (limit == cudaLimitPersistingL2CacheSize) {
+        /* Recorded, no effect; CUDA caps it at what the device can set aside. */
+        std::size_t most = static_cast<std::size_t>(device_props().persistingL2CacheMaxSize);
+        if (value > most)
+            value = most;
+    }
     std::lock_guard<std::mutex> hold(config_lock);
     limits[k] = value;
     return cudaSuccess;

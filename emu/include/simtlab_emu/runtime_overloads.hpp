@@ -29,6 +29,22 @@ inline cudaError_t cudaMallocHost(T **ptr, size_t size)
     return cudaMallocHost(reinterpret_cast<void **>(ptr), size);
 }
 template <class T>
+inline cudaError_t cudaMallocAsync(T **ptr, size_t size, cudaStream_t stream)
+{
+    return cudaMallocAsync(reinterpret_cast<void **>(ptr), size, stream);
+}
+/* The toolkit's C++ form of cudaMallocFromPoolAsync. */
+template <class T>
+inline cudaError_t cudaMallocAsync(T **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream)
+{
+    return cudaMallocFromPoolAsync(reinterpret_cast<void **>(ptr), size, memPool, stream);
+}
+template <class T>
+inline cudaError_t cudaMallocFromPoolAsync(T **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream)
+{
+    return cudaMallocFromPoolAsync(reinterpret_cast<void **>(ptr), size, memPool, stream);
+}
+template <class T>
 inline cudaError_t cudaHostAlloc(T **ptr, size_t size, unsigned int flags)
 {
     return cudaHostAlloc(reinterpret_cast<void **>(ptr), size, flags);

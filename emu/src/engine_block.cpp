@@ -11,6 +11,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <ctime>
 #include <cstring>
 
 namespace simtlab_emu {
@@ -294,6 +296,109 @@ void make_ready(block_state &b, unsigned tid)
     b.ready_count++;
 }
 
+/* ---- spin loops (engine.hpp, spin_note) ------------------------------------ */
+static std::uint64_t monotonic_ns()
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return static_cast<std::uint64_t>(t.tv_sec) * 1000000000u + static_cast<std::uint64_t>(t.tv_nsec);
+}
+
+/* SIMTLAB_EMU_SPIN_LIMIT_S: seconds a spin may find the same value while
+ * nothing else of the grid progresses (default 5; read at each check, a
+ * few times a second at most, so a test may set it before a launch). */
+static double spin_limit_s()
+{
+    const char *text = std::getenv("SIMTLAB_EMU_SPIN_LIMIT_S");
+    if (text && *text) {
+        char *end = nullptr;
+        const double v = std::strtod(text, &end);
+        if (end && *end == '\0' && v > 0)
+            return v;
+    }
+    return 5.0;
+}
+
+/* A spin that found the same value 2^20 times in a row asks the clock: it
+ * fails the launch once it has found it for the limit's seconds with no
+ * block of the grid taken in between (a flag another block sets may wait
+ * for that block to start; nothing else is known to progress). */
+static void check_spin(worker *w, detail::spin_rec &r, here where)
+{
+    const std::uint64_t now = monotonic_ns();
+    const std::uint64_t blocks = w->grid->next_block.load(std::memory_order_relaxed);
+    if (r.since_ns == 0 || r.blocks_seen != blocks) {
+        r.since_ns = now;
+        r.blocks_seen = blocks;
+        return;
+    }
+    const double limit = spin_limit_s();
+    const double waited = static_cast<double>(now - r.since_ns) * 1e-9;
+    if (waited < limit)
+        return;
+    block_state &b = *w->blk;
+    const unsigned others = b.live - 1;
+    fail_thread(w, cudaErrorLaunchFailure,
+                "spins without end at %s:%d: its atomics at %p found the same value (0x%llx) "
+                "%u times in a row over %.1f s, and %s. A wait for a store that never comes "
+                "(a flag no thread sets?) hangs a GPU too. The emulator lets the other threads "
+                "of the block run while one spins; SIMTLAB_EMU_SPIN_LIMIT_S (now %g) is how "
+                "long it waits for the value to change",
+                where.file, where.line, r.addr, static_cast<unsigned long long>(r.value), r.count, waited,
+                others == 0 ? "no other thread of the block is left to change it"
+                : b.ready_count == 0 && b.next_start == b.n
+                    ? "every other thread of the block waits (a barrier or a warp operation) or has exited"
+                    : "the other threads of the block ran in between without changing it",
+                limit);
+}
+
+} /* namespace engine */
+
+void detail::spin_slow(spin_rec &r, here where)
+{
+    using namespace engine;
+    worker *const w = this_worker();
+    if (!w || !w->in_block)
+        return;
+    if ((r.count & ((1u << 20) - 1)) == 0)
+        check_spin(w, r, where);
+    /* Hand the worker to the next runnable thread: the ready queue's head,
+     * else the next unstarted thread; this one goes to the queue's tail.
+     * Nothing else can run: go on spinning. */
+    block_state &b = *w->blk;
+    const unsigned tid = w->cur_tid;
+    void *target;
+    if (b.ready_count) {
+        target = pop_ready(w); /* never `tid`: a running thread is not queued */
+        make_ready(b, tid);
+    } else if (b.next_start < b.n) {
+        make_ready(b, tid);
+        target = fresh_runner(w);
+    } else {
+        return;
+    }
+    detail::switch_from(w, b, tid, target);
+}
+
+void detail::spin_note_uninstrumented(const void *addr, std::uint64_t value, here where)
+{
+    worker_hot *const w = current_worker;
+    if (!w->in_block)
+        return;
+    spin_rec &r = w->hot->spins[w->cur_tid];
+    if (r.addr == addr && r.value == value) {
+        if ((++r.count & 63) == 0)
+            spin_slow(r, where);
+    } else {
+        r.addr = addr;
+        r.value = value;
+        r.count = 0;
+        r.since_ns = 0;
+    }
+}
+
+namespace engine {
+
 static std::uint64_t next_random(worker *w)
 {
     /* xorshift64*: plenty for shuffling threads, and reproducible. */
@@ -419,6 +524,7 @@ void begin_block(worker *w, std::uint64_t linear)
     b.epoch++;
     b.slots_used = false;
     std::memset(b.exited, 0, b.n);
+    std::memset(b.spins_store, 0, b.n * sizeof b.spins_store[0]);
     const unsigned nwarps = (b.n + warp_size - 1) / warp_size;
     for (unsigned i = 0; i < nwarps; i++)
         b.warps[i].ngroups = 0;

@@ -126,6 +126,7 @@ struct block_state : detail::block_hot {
     unsigned queue_store[2][max_block_threads];
     thread_rec recs_store[max_block_threads];
     thread_slots slots[max_block_threads];
+    detail::spin_rec spins_store[max_block_threads]; /* engine.hpp, spin_note */
     here barrier_sites[max_block_threads]; /* by waiter position, see above */
     std::uint8_t barrier_modes[max_block_threads]; /* their sync_block modes, likewise */
     warp_state warps[max_warps];
@@ -146,6 +147,7 @@ inline void link_block_state(block_state &b)
     b.recs = b.recs_store;
     b.ready = b.queue_store[0];
     b.barrier_waiters = b.queue_store[1];
+    b.spins = b.spins_store;
 }
 
 /* The call site of the barrier waiter at position `pos` of barrier_waiters. */

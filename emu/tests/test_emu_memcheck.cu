@@ -216,3 +216,31 @@ Test(memcheck, the_same_locals_fit_with_a_larger_simtlab_emu_stack_kb, .init = s
     big_locals<300><<<1, 1>>>(out);
     cr_assert_eq(cudaDeviceSynchronize(), cudaSuccess, "%s", simtlab_emu_last_diagnostic());
 }
+
+/* ---- spin loops in an instrumented kernel (test_emu_spin has the rest) ---- */
+
+/* Thread 0 spins on an atomic until thread 1 sets the flag; thread 1 first
+ * writes past a shared array. The spin hands the worker to thread 1 from
+ * inside an atomic, which the checkers ignore while it runs: thread 1 must
+ * still be watched (it was not when the switch left them quiet). */
+__global__ void spin_then_overrun(int *flag, const int *extra)
+{
+    __shared__ float tile[32];
+    if (threadIdx.x == 0) {
+        while (atomicAdd(flag, 0) == 0) {
+        }
+    } else if (threadIdx.x == 1) {
+        tile[32 + *extra] = 1.0f;
+        atomicExch(flag, 1);
+    }
+}
+
+Test(memcheck, a_thread_run_while_another_spins_on_an_atomic_is_still_checked, .init = setup_default)
+{
+    int *flag = nullptr;
+    cr_assert_eq(cudaMalloc(&flag, 2 * sizeof(int)), cudaSuccess);
+    cr_assert_eq(cudaMemset(flag, 0, 2 * sizeof(int)), cudaSuccess);
+    spin_then_overrun<<<1, 2>>>(flag, flag + 1);
+    const char *words[] = {"__shared__ out of bounds", "past the end of tile", "thread (1,0,0)", nullptr};
+    expect_failure(cudaErrorIllegalAddress, words);
+}

@@ -19,17 +19,34 @@
 #include <cstdint>
 #include <ctime>
 
+#include <simtlab_emu/engine.hpp>
+
 namespace simtlab_emu {
 namespace atomic {
 
 constexpr int order = __ATOMIC_SEQ_CST;
+
+/* Every atomic tells the engine what it found (engine.hpp, spin_note): a
+ * thread that keeps finding the same value at the same address spins, and
+ * lets the other threads of its block run. `file` and `line` are the
+ * caller's (the default arguments below), for the diagnostic of a spin
+ * that never ends. */
+template <class T>
+SIMTLAB_EMU_ALWAYS_INLINE inline T noted(const T *address, T old, const char *file, int line)
+{
+    static_assert(sizeof(T) <= 8, "an atomic of at most 8 bytes");
+    std::uint64_t bits = 0;
+    __builtin_memcpy(&bits, &old, sizeof(T));
+    ::simtlab_emu::detail::spin_note(address, bits, ::simtlab_emu::here{file, line});
+    return old;
+}
 
 /* *address = update(old), retried until no other thread wrote in between;
  * returns old. Works for any trivially copyable T of a size the CPU can
  * compare-and-swap (the generic __atomic builtins compare the bytes, so a
  * float NaN does not spin forever). */
 template <class T, class F>
-inline T update(T *address, F update_fn)
+inline T update(T *address, F update_fn, const char *file, int line)
 {
     SIMTLAB_EMU_PROFILE_ATOMIC(address); /* the counters see one atomic, not this loop */
     T old;
@@ -37,56 +54,61 @@ inline T update(T *address, F update_fn)
     T desired = update_fn(old);
     while (!__atomic_compare_exchange(address, &old, &desired, false, order, order))
         desired = update_fn(old);
-    return old;
+    return noted(address, old, file, line);
 }
 
 } /* namespace atomic */
 } /* namespace simtlab_emu */
 
+/* The caller's place, as default arguments (GCC evaluates them where the
+ * atomic is called), and the note of what the atomic found. */
+#define SIMTLAB_EMU_AT_CALLER , const char *at_file_ = __builtin_FILE(), int at_line_ = __builtin_LINE()
+#define SIMTLAB_EMU_NOTED(address, old) ::simtlab_emu::atomic::noted(address, old, at_file_, at_line_)
+
 /* ---- add, sub, exchange ---------------------------------------------------- */
-inline int atomicAdd(int *address, int val) { SIMTLAB_EMU_PROFILE_ATOMIC(address); return __atomic_fetch_add(address, val, __ATOMIC_SEQ_CST); }
-inline unsigned atomicAdd(unsigned *address, unsigned val) { SIMTLAB_EMU_PROFILE_ATOMIC(address); return __atomic_fetch_add(address, val, __ATOMIC_SEQ_CST); }
-inline unsigned long long atomicAdd(unsigned long long *address, unsigned long long val)
+inline int atomicAdd(int *address, int val SIMTLAB_EMU_AT_CALLER) { SIMTLAB_EMU_PROFILE_ATOMIC(address); return SIMTLAB_EMU_NOTED(address, __atomic_fetch_add(address, val, __ATOMIC_SEQ_CST)); }
+inline unsigned atomicAdd(unsigned *address, unsigned val SIMTLAB_EMU_AT_CALLER) { SIMTLAB_EMU_PROFILE_ATOMIC(address); return SIMTLAB_EMU_NOTED(address, __atomic_fetch_add(address, val, __ATOMIC_SEQ_CST)); }
+inline unsigned long long atomicAdd(unsigned long long *address, unsigned long long val SIMTLAB_EMU_AT_CALLER)
 {
     SIMTLAB_EMU_PROFILE_ATOMIC(address);
-    return __atomic_fetch_add(address, val, __ATOMIC_SEQ_CST);
+    return SIMTLAB_EMU_NOTED(address, __atomic_fetch_add(address, val, __ATOMIC_SEQ_CST));
 }
-inline float atomicAdd(float *address, float val)
+inline float atomicAdd(float *address, float val SIMTLAB_EMU_AT_CALLER)
 {
-    return ::simtlab_emu::atomic::update(address, [val](float old) { return old + val; });
+    return ::simtlab_emu::atomic::update(address, [val](float old) { return old + val; }, at_file_, at_line_);
 }
-inline double atomicAdd(double *address, double val)
+inline double atomicAdd(double *address, double val SIMTLAB_EMU_AT_CALLER)
 {
-    return ::simtlab_emu::atomic::update(address, [val](double old) { return old + val; });
+    return ::simtlab_emu::atomic::update(address, [val](double old) { return old + val; }, at_file_, at_line_);
 }
 
-inline int atomicSub(int *address, int val) { SIMTLAB_EMU_PROFILE_ATOMIC(address); return __atomic_fetch_sub(address, val, __ATOMIC_SEQ_CST); }
-inline unsigned atomicSub(unsigned *address, unsigned val) { SIMTLAB_EMU_PROFILE_ATOMIC(address); return __atomic_fetch_sub(address, val, __ATOMIC_SEQ_CST); }
+inline int atomicSub(int *address, int val SIMTLAB_EMU_AT_CALLER) { SIMTLAB_EMU_PROFILE_ATOMIC(address); return SIMTLAB_EMU_NOTED(address, __atomic_fetch_sub(address, val, __ATOMIC_SEQ_CST)); }
+inline unsigned atomicSub(unsigned *address, unsigned val SIMTLAB_EMU_AT_CALLER) { SIMTLAB_EMU_PROFILE_ATOMIC(address); return SIMTLAB_EMU_NOTED(address, __atomic_fetch_sub(address, val, __ATOMIC_SEQ_CST)); }
 
-inline int atomicExch(int *address, int val) { SIMTLAB_EMU_PROFILE_ATOMIC(address); return __atomic_exchange_n(address, val, __ATOMIC_SEQ_CST); }
-inline unsigned atomicExch(unsigned *address, unsigned val) { SIMTLAB_EMU_PROFILE_ATOMIC(address); return __atomic_exchange_n(address, val, __ATOMIC_SEQ_CST); }
-inline unsigned long long atomicExch(unsigned long long *address, unsigned long long val)
+inline int atomicExch(int *address, int val SIMTLAB_EMU_AT_CALLER) { SIMTLAB_EMU_PROFILE_ATOMIC(address); return SIMTLAB_EMU_NOTED(address, __atomic_exchange_n(address, val, __ATOMIC_SEQ_CST)); }
+inline unsigned atomicExch(unsigned *address, unsigned val SIMTLAB_EMU_AT_CALLER) { SIMTLAB_EMU_PROFILE_ATOMIC(address); return SIMTLAB_EMU_NOTED(address, __atomic_exchange_n(address, val, __ATOMIC_SEQ_CST)); }
+inline unsigned long long atomicExch(unsigned long long *address, unsigned long long val SIMTLAB_EMU_AT_CALLER)
 {
     SIMTLAB_EMU_PROFILE_ATOMIC(address);
-    return __atomic_exchange_n(address, val, __ATOMIC_SEQ_CST);
+    return SIMTLAB_EMU_NOTED(address, __atomic_exchange_n(address, val, __ATOMIC_SEQ_CST));
 }
-inline float atomicExch(float *address, float val)
+inline float atomicExch(float *address, float val SIMTLAB_EMU_AT_CALLER)
 {
     SIMTLAB_EMU_PROFILE_ATOMIC(address);
     float old;
     __atomic_exchange(address, &val, &old, __ATOMIC_SEQ_CST);
-    return old;
+    return SIMTLAB_EMU_NOTED(address, old);
 }
 
 /* ---- min, max ------------------------------------------------------------- */
 #define SIMTLAB_EMU_ATOMIC_MINMAX(type)                                                              \
-    inline type atomicMin(type *address, type val)                                                  \
+    inline type atomicMin(type *address, type val SIMTLAB_EMU_AT_CALLER)                                                  \
     {                                                                                                \
-        return ::simtlab_emu::atomic::update(address, [val](type old) { return val < old ? val : old; }); \
+        return ::simtlab_emu::atomic::update(address, [val](type old) { return val < old ? val : old; }, at_file_, at_line_); \
     }                                                                                                \
-    inline type atomicMax(type *address, type val)                                                  \
+    inline type atomicMax(type *address, type val SIMTLAB_EMU_AT_CALLER)                                                  \
     {                                                                                                \
-        return ::simtlab_emu::atomic::update(address, [val](type old) { return old < val ? val : old; }); \
+        return ::simtlab_emu::atomic::update(address, [val](type old) { return old < val ? val : old; }, at_file_, at_line_); \
     }
 SIMTLAB_EMU_ATOMIC_MINMAX(int)
 SIMTLAB_EMU_ATOMIC_MINMAX(unsigned)
@@ -96,25 +118,26 @@ SIMTLAB_EMU_ATOMIC_MINMAX(unsigned long long)
 
 /* ---- inc, dec: counters that wrap at val ------------------------------------ */
 /* ((old >= val) ? 0 : old + 1), by the Programming Guide. */
-inline unsigned atomicInc(unsigned *address, unsigned val)
+inline unsigned atomicInc(unsigned *address, unsigned val SIMTLAB_EMU_AT_CALLER)
 {
-    return ::simtlab_emu::atomic::update(address, [val](unsigned old) { return old >= val ? 0u : old + 1u; });
+    return ::simtlab_emu::atomic::update(address, [val](unsigned old) { return old >= val ? 0u : old + 1u; }, at_file_, at_line_);
 }
 /* (((old == 0) || (old > val)) ? val : old - 1), by the Programming Guide. */
-inline unsigned atomicDec(unsigned *address, unsigned val)
+inline unsigned atomicDec(unsigned *address, unsigned val SIMTLAB_EMU_AT_CALLER)
 {
     return ::simtlab_emu::atomic::update(address,
-                                         [val](unsigned old) { return (old == 0 || old > val) ? val : old - 1u; });
+                                         [val](unsigned old) { return (old == 0 || old > val) ? val : old - 1u; },
+                                         at_file_, at_line_);
 }
 
 /* ---- compare and swap: *address = (old == compare) ? val : old ------------- */
 #define SIMTLAB_EMU_ATOMIC_CAS(type)                                                                 \
-    inline type atomicCAS(type *address, type compare, type val)                                    \
+    inline type atomicCAS(type *address, type compare, type val SIMTLAB_EMU_AT_CALLER)                                    \
     {                                                                                                \
         SIMTLAB_EMU_PROFILE_ATOMIC(address);                                                         \
         /* On failure the builtin stores the value it found into `compare`. */                       \
         __atomic_compare_exchange_n(address, &compare, val, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
-        return compare;                                                                              \
+        return SIMTLAB_EMU_NOTED(address, compare);                                                  \
     }
 SIMTLAB_EMU_ATOMIC_CAS(int)
 SIMTLAB_EMU_ATOMIC_CAS(unsigned)
@@ -124,9 +147,9 @@ SIMTLAB_EMU_ATOMIC_CAS(unsigned short)
 
 /* ---- bitwise ---------------------------------------------------------------- */
 #define SIMTLAB_EMU_ATOMIC_BITS(type)                                                                \
-    inline type atomicAnd(type *address, type val) { SIMTLAB_EMU_PROFILE_ATOMIC(address); return __atomic_fetch_and(address, val, __ATOMIC_SEQ_CST); } \
-    inline type atomicOr(type *address, type val) { SIMTLAB_EMU_PROFILE_ATOMIC(address); return __atomic_fetch_or(address, val, __ATOMIC_SEQ_CST); }   \
-    inline type atomicXor(type *address, type val) { SIMTLAB_EMU_PROFILE_ATOMIC(address); return __atomic_fetch_xor(address, val, __ATOMIC_SEQ_CST); }
+    inline type atomicAnd(type *address, type val SIMTLAB_EMU_AT_CALLER) { SIMTLAB_EMU_PROFILE_ATOMIC(address); return SIMTLAB_EMU_NOTED(address, __atomic_fetch_and(address, val, __ATOMIC_SEQ_CST)); } \
+    inline type atomicOr(type *address, type val SIMTLAB_EMU_AT_CALLER) { SIMTLAB_EMU_PROFILE_ATOMIC(address); return SIMTLAB_EMU_NOTED(address, __atomic_fetch_or(address, val, __ATOMIC_SEQ_CST)); }   \
+    inline type atomicXor(type *address, type val SIMTLAB_EMU_AT_CALLER) { SIMTLAB_EMU_PROFILE_ATOMIC(address); return SIMTLAB_EMU_NOTED(address, __atomic_fetch_xor(address, val, __ATOMIC_SEQ_CST)); }
 SIMTLAB_EMU_ATOMIC_BITS(int)
 SIMTLAB_EMU_ATOMIC_BITS(unsigned)
 SIMTLAB_EMU_ATOMIC_BITS(unsigned long long)

@@ -39,6 +39,10 @@ extern __thread const uint3 blockDim;
 extern __thread const uint3 gridDim;
 }
 
+#ifdef SIMTLAB_EMU_PROFILE_BUILD
+extern "C" void simtlab_emu_profile_atomic_end(void); /* profile_build.hpp */
+#endif
+
 namespace simtlab_emu {
 
 /* Where a device operation was called from, for diagnostics. */
@@ -170,6 +174,18 @@ static_assert(sizeof(thread_rec) == 32, "two records per cache line");
 
 constexpr unsigned no_odd_waiter = ~0u;
 
+/* One CUDA thread's spin on an atomic (spin_note below): the address and
+ * the value its atomics last found there, how many in a row found the same
+ * one, and (engine_block.cpp) since when and how many blocks the grid had
+ * taken then. */
+struct spin_rec {
+    const void *addr;
+    std::uint64_t value;
+    std::uint64_t since_ns;
+    std::uint64_t blocks_seen;
+    unsigned count;
+};
+
 /* The hot part of one block's bookkeeping. The barrier round in progress is
  * summarised as threads arrive, so that its release reads no per-thread
  * record. */
@@ -200,6 +216,7 @@ struct alignas(64) block_hot {
      * every thread of the block reaches the same few declarations. */
     void *const *shared_key;
     void *shared_ptr;
+    spin_rec *spins;            /* by linear thread id, zeroed per block */
 };
 static_assert(offsetof(block_hot, barrier_first_odd) <= 64, "the per-wait fields share the first cache line");
 
@@ -301,6 +318,42 @@ struct wait_switch {
     unsigned tid; /* the caller, ~0u outside a kernel */
 };
 wait_switch warp_arrive(unsigned mask, void *lane_data, warp_fn fn, void *ctx, const char *op, here where);
+
+/* Spin loops (issue 16). Threads of a block are fibers that switch only
+ * when they wait, so `while (atomicAdd(&flag, 0) == 0) {}` in thread 0
+ * would never let thread 1 run to set the flag (a valid wait since Volta's
+ * independent thread scheduling). Every atomic therefore notes the value
+ * it found: 64 atomics in a row at the same address that find the same
+ * value hand the worker to the block's next runnable thread (spin_slow),
+ * and a spin that finds the same value for SIMTLAB_EMU_SPIN_LIMIT_S
+ * seconds (default 5) while nothing else of the grid progresses fails the
+ * launch, naming the line, instead of hanging. */
+void spin_slow(spin_rec &r, here where);
+void spin_note_uninstrumented(const void *addr, std::uint64_t value, here where);
+SIMTLAB_EMU_ALWAYS_INLINE inline void spin_note(const void *addr, std::uint64_t value, here where)
+{
+#ifdef SIMTLAB_EMU_PROFILE_BUILD
+    /* The atomic is over for the counters (profile_build.hpp) before a
+     * switch can happen: the next thread must not run with them quiet.
+     * Out of line: the counters must not see the engine's branches. */
+    simtlab_emu_profile_atomic_end();
+    spin_note_uninstrumented(addr, value, where);
+    return;
+#endif
+    worker_hot *const w = current_worker;
+    if (!w->in_block)
+        return;
+    spin_rec &r = w->hot->spins[w->cur_tid];
+    if (r.addr == addr && r.value == value) {
+        if (__builtin_expect((++r.count & 63) == 0, 0))
+            spin_slow(r, where);
+    } else {
+        r.addr = addr;
+        r.value = value;
+        r.count = 0;
+        r.since_ns = 0;
+    }
+}
 
 /* Kernels compiled for the SIMT counters (SIMTLAB_EMU_PROFILE_BUILD, see
  * <simtlab_emu/profile.h>) call these out-of-line copies of sync_block and

@@ -274,3 +274,19 @@ Test(core, cleanup_after_a_failure_keeps_the_first_message)
     cr_assert_eq(st, SL_ERR_INVALID_ARGUMENT);
     cr_assert(strstr(sl_last_error(), "not a live device allocation"), "%s", sl_last_error());
 }
+
+Test(core, a_copy_from_or_into_bad_host_memory_fails_naming_the_argument)
+{
+    /* Under the emulator (issue 16): a GPU build's driver may fault instead. */
+    if (!sl_backend_is_emulator()) cr_skip_test("the emulator's host-range check (a GPU driver may fault)");
+    void *d = NULL;
+    cr_assert_eq(sl_alloc_device(&d, 64), SL_OK, "%s", sl_last_error());
+    cr_assert_eq(sl_fill_bytes_device(d, 0, 64), SL_OK, "%s", sl_last_error());
+    sl_test_expect_failure(sl_copy_to_device(d, (const void *)0x10, 64), SL_ERR_CUDA, "src_host");
+    cr_assert(strstr(sl_last_error(), "src 0x10") && strstr(sl_last_error(), "not mapped"), "%s", sl_last_error());
+    char *literal = (char *)"a string literal";
+    sl_test_expect_failure(sl_copy_to_host(literal, d, 8), SL_ERR_CUDA, "dst_host");
+    cr_assert(strstr(sl_last_error(), "read-only"), "%s", sl_last_error());
+    cr_assert_str_eq(literal, "a string literal");
+    cr_assert_eq(sl_free_device(d), SL_OK, "%s", sl_last_error());
+}

@@ -74,6 +74,18 @@ cudaError_t place(const char *api, side &s, std::size_t bytes, cudaMemcpyKind ki
     return cudaSuccess;
 }
 
+/* The host side's rows, probed before they are touched (a bad host pointer
+ * is cudaErrorInvalidValue, not SIGSEGV). */
+cudaError_t check_host_side(const char *api, const side &s, std::size_t width, std::size_t height,
+                            std::size_t depth, bool is_dst)
+{
+    if (s.device)
+        return cudaSuccess;
+    char what[128];
+    std::snprintf(what, sizeof what, "%s %s", api, s.name);
+    return runtime::check_host_box(s.base, width, height, depth, s.pitch, s.slice_pitch, is_dst, what);
+}
+
 /* The checks and the copy of a 3D box of linear memory (2D: depth 1). */
 cudaError_t copy_box(const char *api, side dst, side src, std::size_t width, std::size_t height,
                      std::size_t depth, cudaMemcpyKind kind)
@@ -97,6 +109,10 @@ cudaError_t copy_box(const char *api, side dst, side src, std::size_t width, std
     cudaError_t e = place(api, dst, span_bytes(dst, width, height, depth), kind, true);
     if (e == cudaSuccess)
         e = place(api, src, span_bytes(src, width, height, depth), kind, false);
+    if (e == cudaSuccess)
+        e = check_host_side(api, dst, width, height, depth, true);
+    if (e == cudaSuccess)
+        e = check_host_side(api, src, width, height, depth, false);
     if (e != cudaSuccess)
         return e;
     runtime::device_access open(dst.device ? dst.base : nullptr, src.device ? src.base : nullptr);

@@ -47,6 +47,15 @@ bool find_pinned(const void *ptr, void **base, std::size_t *bytes, unsigned *fla
  * returns cudaErrorInvalidValue. */
 cudaError_t check_device_range(const void *ptr, std::size_t bytes, const char *what);
 
+/* Checks that the host bytes a copy will read (write: also write) can be:
+ * `width` bytes in each of height rows `pitch` apart, in each of depth
+ * slices `slice_pitch` apart (a 1D copy: width = count, 1, 1). On failure
+ * sets a diagnostic that starts with `what` ("cudaMemcpy dst 0x10") and
+ * says which byte is unmapped or read-only, and returns
+ * cudaErrorInvalidValue, instead of the copy dying of SIGSEGV. */
+cudaError_t check_host_box(const void *base, std::size_t width, std::size_t height, std::size_t depth,
+                           std::size_t pitch, std::size_t slice_pitch, bool write, const char *what);
+
 /* Makes the allocations holding the given device ranges accessible for one
  * runtime-internal copy, and inaccessible again when it is destroyed (unless
  * a launch holds device memory open). Pass nullptr for an unused slot. The

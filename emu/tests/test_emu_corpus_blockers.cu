@@ -220,3 +220,23 @@ Test(stream_attributes, an_access_policy_window_is_recorded_and_read_back)
     cr_assert_eq(cudaFree(d), cudaSuccess);
     cr_assert_eq(cudaStreamDestroy(s), cudaSuccess);
 }
+
+/* ---- the stream argument defaults to 0 in C++ (UnifiedMemoryPerf) ------- */
+
+Test(default_stream_argument, async_copies_and_sets_without_a_stream_use_stream_0)
+{
+    int *d = nullptr;
+    cr_assert_eq(cudaMallocManaged(&d, 64 * sizeof(int)), cudaSuccess);
+    int h[64];
+    for (int i = 0; i < 64; i++)
+        h[i] = i;
+    cr_assert_eq(cudaMemsetAsync(d, 0, 64 * sizeof(int)), cudaSuccess);
+    cr_assert_eq(cudaMemcpyAsync(d, h, 32 * sizeof(int), cudaMemcpyHostToDevice), cudaSuccess);
+    cudaMemLocation host = {};
+    host.type = cudaMemLocationTypeHost;
+    cr_assert_eq(cudaMemPrefetchAsync(d, 64 * sizeof(int), host, 0), cudaSuccess);
+    cr_assert_eq(cudaDeviceSynchronize(), cudaSuccess);
+    for (int i = 0; i < 64; i++)
+        cr_expect_eq(d[i], i < 32 ? i : 0);
+    cudaFree(d);
+}

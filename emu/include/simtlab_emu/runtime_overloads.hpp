@@ -17,6 +17,21 @@
 #include <type_traits>
 #include <utility>
 
+/* ---- the stream argument the toolkit's C++ declarations default to 0 ---- */
+inline cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
+{
+    return cudaMemcpyAsync(dst, src, count, kind, 0);
+}
+inline cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count)
+{
+    return cudaMemsetAsync(devPtr, value, count, 0);
+}
+inline cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMemLocation location,
+                                        unsigned int flags)
+{
+    return cudaMemPrefetchAsync(devPtr, count, location, flags, 0);
+}
+
 /* ---- typed allocations --------------------------------------------------- */
 template <class T>
 inline cudaError_t cudaMallocHost(T **ptr, size_t size, unsigned int flags)

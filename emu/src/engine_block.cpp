@@ -382,19 +382,7 @@ void detail::spin_slow(spin_rec &r, here where)
 
 void detail::spin_note_uninstrumented(const void *addr, std::uint64_t value, here where)
 {
-    worker_hot *const w = current_worker;
-    if (!w->in_block)
-        return;
-    spin_rec &r = w->hot->spins[w->cur_tid];
-    if (r.addr == addr && r.value == value) {
-        if ((++r.count & 63) == 0)
-            spin_slow(r, where);
-    } else {
-        r.addr = addr;
-        r.value = value;
-        r.count = 0;
-        r.since_ns = 0;
-    }
+    spin_note_record(addr, value, where);
 }
 
 namespace engine {

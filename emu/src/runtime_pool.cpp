@@ -135,26 +135,26 @@ using namespace simtlab_emu;
 
 extern "C" {
 
-cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device)
+/* The one pool there is: the device's default and its current pool alike. */
+static cudaError_t the_pool(const char *api, cudaMemPool_t *memPool, int device)
 {
     if (!memPool)
-        return bad_value("%s: %s is NULL", "cudaDeviceGetDefaultMemPool", "memPool");
-    cudaError_t e = check_device("cudaDeviceGetDefaultMemPool", device);
+        return bad_value("%s: %s is NULL", api, "memPool");
+    cudaError_t e = check_device(api, device);
     if (e != cudaSuccess)
         return e;
     *memPool = &default_pool;
     return cudaSuccess;
 }
 
+cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device)
+{
+    return the_pool("cudaDeviceGetDefaultMemPool", memPool, device);
+}
+
 cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device)
 {
-    if (!memPool)
-        return bad_value("%s: %s is NULL", "cudaDeviceGetMemPool", "memPool");
-    cudaError_t e = check_device("cudaDeviceGetMemPool", device);
-    if (e != cudaSuccess)
-        return e;
-    *memPool = &default_pool;
-    return cudaSuccess;
+    return the_pool("cudaDeviceGetMemPool", memPool, device);
 }
 
 cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool)

@@ -330,16 +330,9 @@ wait_switch warp_arrive(unsigned mask, void *lane_data, warp_fn fn, void *ctx, c
  * launch, naming the line, instead of hanging. */
 void spin_slow(spin_rec &r, here where);
 void spin_note_uninstrumented(const void *addr, std::uint64_t value, here where);
-SIMTLAB_EMU_ALWAYS_INLINE inline void spin_note(const void *addr, std::uint64_t value, here where)
+/* The bookkeeping itself, shared by the inline path and the out-of-line one. */
+SIMTLAB_EMU_ALWAYS_INLINE inline void spin_note_record(const void *addr, std::uint64_t value, here where)
 {
-#ifdef SIMTLAB_EMU_PROFILE_BUILD
-    /* The atomic is over for the counters (profile_build.hpp) before a
-     * switch can happen: the next thread must not run with them quiet.
-     * Out of line: the counters must not see the engine's branches. */
-    simtlab_emu_profile_atomic_end();
-    spin_note_uninstrumented(addr, value, where);
-    return;
-#endif
     worker_hot *const w = current_worker;
     if (!w->in_block)
         return;
@@ -353,6 +346,18 @@ SIMTLAB_EMU_ALWAYS_INLINE inline void spin_note(const void *addr, std::uint64_t 
         r.count = 0;
         r.since_ns = 0;
     }
+}
+SIMTLAB_EMU_ALWAYS_INLINE inline void spin_note(const void *addr, std::uint64_t value, here where)
+{
+#ifdef SIMTLAB_EMU_PROFILE_BUILD
+    /* The atomic is over for the counters (profile_build.hpp) before a
+     * switch can happen: the next thread must not run with them quiet.
+     * Out of line: the counters must not see the engine's branches. */
+    simtlab_emu_profile_atomic_end();
+    spin_note_uninstrumented(addr, value, where);
+#else
+    spin_note_record(addr, value, where);
+#endif
 }
 
 /* Kernels compiled for the SIMT counters (SIMTLAB_EMU_PROFILE_BUILD, see

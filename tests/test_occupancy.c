@@ -247,11 +247,10 @@ static void agree_on(const char *cc, int arch)
     }
 }
 
-/* sm_75 and sm_120 are left out: the emulator gives out shared memory in
- * 128-byte units on every architecture (sm_75's is 256) and gives sm_120 32
- * block slots where the CUDA 13.0 toolkit's cuda_occupancy.h has 24. */
+Test(occupancy, the_emulator_agrees_on_sm_75_when_registers_are_0) { agree_on("7.5", 75); }
 Test(occupancy, the_emulator_agrees_on_sm_80_when_registers_are_0) { agree_on("8.0", 80); }
 Test(occupancy, the_emulator_agrees_on_sm_86_when_registers_are_0) { agree_on("8.6", 86); }
 Test(occupancy, the_emulator_agrees_on_sm_89_when_registers_are_0) { agree_on("8.9", 89); }
 Test(occupancy, the_emulator_agrees_on_sm_90_when_registers_are_0) { agree_on("9.0", 90); }
 Test(occupancy, the_emulator_agrees_on_sm_100_when_registers_are_0) { agree_on("10.0", 100); }
+Test(occupancy, the_emulator_agrees_on_sm_120_when_registers_are_0) { agree_on("12.0", 120); }

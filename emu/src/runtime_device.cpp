@@ -35,7 +35,7 @@ const generation generations[] = {
     {8, 9, 102400, 101376, 1536, 24}, /* RTX 40 / L4 */
     {9, 0, 233472, 232448, 2048, 32}, /* H100/H200: 228 KB, 227 KB */
     {10, 0, 233472, 232448, 2048, 32},
-    {12, 0, 102400, 101376, 1536, 32},
+    {12, 0, 102400, 101376, 1536, 24}, /* 24 blocks: CUDA 13.0's cuda_occupancy.h */
 };
 
 /* A100's boost clock, 1410 MHz, in kHz as CUDA reports it. */

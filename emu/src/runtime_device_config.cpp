@@ -34,9 +34,13 @@ constexpr int limit_count = sizeof limits / sizeof limits[0];
 enum cudaFuncCache cache_config = cudaFuncCachePreferNone;
 enum cudaSharedMemConfig shared_config = cudaSharedMemBankSizeDefault;
 
-/* Shared memory is given out per block in units of this many bytes (the
- * allocation granularity of sm_80 and sm_90, by the occupancy calculator). */
-constexpr std::size_t shared_granularity = 128;
+/* Shared memory is given out per block in units of this many bytes: 256
+ * up to Volta and Turing (7.x), 128 from Ampere on (CUDA 13.0's
+ * cuda_occupancy.h, cudaOccSMemAllocationGranularity). */
+std::size_t shared_granularity()
+{
+    return device_props().major <= 7 ? 256 : 128;
+}
 
 cudaError_t not_a_device(const char *api, int device)
 {
@@ -83,7 +87,7 @@ int active_blocks(const void *func, int block_size, std::size_t dynamic_shared, 
     int blocks = by_threads < p.maxBlocksPerMultiProcessor ? by_threads : p.maxBlocksPerMultiProcessor;
     std::size_t shared = static_shared + dynamic_shared;
     if (shared > 0) {
-        std::size_t per_block = round_up(shared + p.reservedSharedMemPerBlock, shared_granularity);
+        std::size_t per_block = round_up(shared + p.reservedSharedMemPerBlock, shared_granularity());
         int by_shared = static_cast<int>(p.sharedMemPerMultiprocessor / per_block);
         blocks = by_shared < blocks ? by_shared : blocks;
     }
@@ -336,7 +340,7 @@ cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, c
     const cudaDeviceProp &p = device_props();
     std::size_t static_shared = kernel_static_shared_bytes(func);
     std::size_t per_block = p.sharedMemPerMultiprocessor / static_cast<std::size_t>(numBlocks) /
-                            shared_granularity * shared_granularity;
+                            shared_granularity() * shared_granularity();
     std::size_t used = static_shared + p.reservedSharedMemPerBlock;
     std::size_t avail = per_block > used ? per_block - used : 0;
     std::size_t cap = p.sharedMemPerBlockOptin > static_shared ? p.sharedMemPerBlockOptin - static_shared : 0;

@@ -109,6 +109,58 @@ inline T shuffle(unsigned mask, T var, unsigned src, const char *op, here where)
 
 enum group_kind : unsigned { grid_kind, block_kind, tile_kind, coalesced_kind };
 
+/* ---- tiles of more than 32 threads (64 to 1024, a power of two) ----------
+ * Their sync() waits for the tile's threads only, which a CUDA block does
+ * with a hardware barrier for part of the block. Here the tile's threads
+ * meet at a counter in the block's shared memory: each arrival adds one,
+ * the last one of a round resets it and advances the round, and the others
+ * wait for the round to change with atomics, which the engine's spin
+ * detection (engine.hpp, spin_note) turns into switches to the block's
+ * other threads; a tile whose threads never all arrive fails the launch
+ * after SIMTLAB_EMU_SPIN_LIMIT_S, naming the line, instead of hanging.
+ * The state (one counter pair per tile of the block, and a slot per warp
+ * for cg::reduce) is zeroed when a tile is made: tiled_partition is
+ * collective over the block, as in CUDA, and for these tiles it waits at
+ * two block barriers (before the zeroing, so that no tile is still inside
+ * a sync of an earlier tile, and after it). */
+struct multi_warp_state {
+    unsigned arrived[32];
+    unsigned round[32];
+    alignas(16) unsigned char partial[32][16]; /* one value per warp (cg::reduce) */
+};
+
+inline multi_warp_state &multi_warp_shared(here where)
+{
+    return ::simtlab_emu::shared_var<multi_warp_state>([] {}, where);
+}
+
+inline void multi_warp_prepare(here where)
+{
+    ::simtlab_emu::sync_block(::simtlab_emu::sync_plain, 0, where);
+    multi_warp_state &s = multi_warp_shared(where);
+    if (block_rank() == 0)
+        for (unsigned t = 0; t < 32u; t++)
+            s.arrived[t] = s.round[t] = 0u;
+    ::simtlab_emu::sync_block(::simtlab_emu::sync_plain, 0, where);
+}
+
+/* The threads of tile `tile` (of `size` threads) wait for each other. */
+inline void multi_warp_sync(unsigned tile, unsigned size, here where)
+{
+    multi_warp_state &s = multi_warp_shared(where);
+    const unsigned block = block_size();
+    /* A partial last tile (a block size that is not a multiple) has fewer. */
+    const unsigned members = (tile + 1u) * size <= block ? size : block - tile * size;
+    const unsigned round = atomicAdd(&s.round[tile], 0u);
+    if (atomicAdd(&s.arrived[tile], 1u) == members - 1u) {
+        atomicExch(&s.arrived[tile], 0u);
+        atomicAdd(&s.round[tile], 1u);
+        return;
+    }
+    while (atomicAdd(&s.round[tile], 0u) == round) {
+    }
+}
+
 } /* namespace details */
 
 /* ---- thread_group: any group, its kind known at run time ------------------ */
@@ -147,8 +199,9 @@ public:
         case details::tile_kind:
             if (size_ > 32u) {
                 if (size_ < details::block_size())
-                    ::simtlab_emu::coop::not_emulated("sync() of a tile of more than 32 threads", where);
-                ::simtlab_emu::sync_block(::simtlab_emu::sync_plain, 0, where);
+                    details::multi_warp_sync(meta_rank_, size_, where);
+                else
+                    ::simtlab_emu::sync_block(::simtlab_emu::sync_plain, 0, where);
                 return;
             }
             details::warp_sync(mask_, "thread_block_tile::sync", where);
@@ -296,62 +349,127 @@ private:
 } /* namespace details */
 
 /* ---- tiles ------------------------------------------------------------------- */
-template <unsigned Size, class ParentT = void>
-class thread_block_tile;
+namespace details {
 
+/* A tile of up to 32 threads: lanes of one warp. */
 template <unsigned Size>
-class thread_block_tile<Size, void> : public thread_group,
-                                      public details::warp_ops<thread_block_tile<Size, void>> {
-    static_assert(Size >= 1 && Size <= 32 && (Size & (Size - 1)) == 0,
-                  "the emulator's thread_block_tile<N> takes N a power of two from 1 to 32");
+class small_tile : public thread_group, public warp_ops<small_tile<Size>> {
+    static_assert(Size >= 1 && (Size & (Size - 1)) == 0, "thread_block_tile<N> takes N a power of two");
 
 public:
     static constexpr unsigned num_threads() { return Size; }
     static constexpr unsigned size() { return Size; }
-    unsigned thread_rank() const { return details::lane() & (Size - 1u); }
+    unsigned thread_rank() const { return lane() & (Size - 1u); }
     unsigned meta_group_rank() const { return meta_rank_; }
     unsigned meta_group_size() const { return meta_size_; }
-    void sync(details::here where = SIMTLAB_EMU_CALLER) const
-    {
-        details::warp_sync(mask_, "thread_block_tile::sync", where);
-    }
+    void sync(here where = SIMTLAB_EMU_CALLER) const { warp_sync(mask_, "thread_block_tile::sync", where); }
 
 protected:
     /* A tile of `parent_rank`'s parent, which has `parent_size` threads. */
-    thread_block_tile(unsigned parent_rank, unsigned parent_size)
-        : thread_group(details::tile_kind, details::tile_mask(Size), Size, parent_rank / Size,
-                       (parent_size + Size - 1) / Size)
+    small_tile(unsigned parent_rank, unsigned parent_size, here)
+        : thread_group(tile_kind, tile_mask(Size), Size, parent_rank / Size, (parent_size + Size - 1) / Size)
     {
     }
 
 private:
-    friend struct details::warp_ops<thread_block_tile<Size, void>>;
+    friend struct warp_ops<small_tile<Size>>;
     unsigned rank() const { return thread_rank(); }
     unsigned count() const { return Size; }
-    unsigned lane_of(unsigned rank) const { return (details::lane() & ~(Size - 1u)) | rank; }
+    unsigned lane_of(unsigned rank) const { return (lane() & ~(Size - 1u)) | rank; }
+};
+
+/* A tile of 64 to 1024 threads: whole warps (see multi_warp_sync above). As
+ * in CUDA it has sync, thread_rank, size/num_threads, meta_group_rank/size
+ * and the collectives (cg::reduce); the shuffles and votes are for tiles of
+ * up to 32 threads. */
+template <unsigned Size>
+class large_tile : public thread_group {
+    static_assert((Size & (Size - 1)) == 0 && Size <= 1024u,
+                  "thread_block_tile<N> of more than 32 threads takes N a power of two up to 1024");
+
+public:
+    static constexpr unsigned num_threads() { return Size; }
+    static constexpr unsigned size() { return Size; }
+    unsigned thread_rank() const { return block_rank() & (Size - 1u); }
+    unsigned meta_group_rank() const { return meta_rank_; }
+    unsigned meta_group_size() const { return meta_size_; }
+    void sync(here where = SIMTLAB_EMU_CALLER) const
+    {
+        if (Size >= block_size())
+            ::simtlab_emu::sync_block(::simtlab_emu::sync_plain, 0, where);
+        else
+            multi_warp_sync(meta_rank_, Size, where);
+    }
+    /* The emulator's own: the caller's warp (cg::reduce combines its lanes
+     * first, then the warps of the tile). */
+    unsigned simtlab_emu_lanes() const { return warp_lanes(); }
+    static constexpr bool simtlab_emu_multi_warp = true;
+
+protected:
+    large_tile(unsigned parent_rank, unsigned parent_size, here where)
+        : thread_group(tile_kind, 0u, Size, parent_rank / Size, (parent_size + Size - 1) / Size)
+    {
+        if (Size < parent_size)
+            multi_warp_prepare(where);
+    }
+};
+
+template <unsigned Size>
+using tile_base = std::conditional_t<(Size <= 32u), small_tile<Size>, large_tile<Size>>;
+
+} /* namespace details */
+
+template <unsigned Size, class ParentT = void>
+class thread_block_tile;
+
+template <unsigned Size>
+class thread_block_tile<Size, void> : public details::tile_base<Size> {
+protected:
+    thread_block_tile(unsigned parent_rank, unsigned parent_size, details::here where)
+        : details::tile_base<Size>(parent_rank, parent_size, where)
+    {
+    }
 };
 
 template <unsigned Size, class ParentT>
 class thread_block_tile : public thread_block_tile<Size, void> {
 public:
-    explicit thread_block_tile(const ParentT &parent)
+    explicit thread_block_tile(const ParentT &parent, details::here where = SIMTLAB_EMU_CALLER)
         : thread_block_tile<Size, void>(static_cast<unsigned>(parent.thread_rank()),
-                                        static_cast<unsigned>(parent.size()))
+                                        static_cast<unsigned>(parent.size()), where)
     {
     }
 };
 
+namespace details {
+template <class T>
+struct is_tile : std::false_type {};
+template <unsigned Size, class P>
+struct is_tile<thread_block_tile<Size, P>> : std::true_type {};
+} /* namespace details */
+
 template <unsigned Size, class ParentT>
-inline thread_block_tile<Size, ParentT> tiled_partition(const ParentT &parent)
+inline thread_block_tile<Size, ParentT> tiled_partition(const ParentT &parent,
+                                                       details::here where = SIMTLAB_EMU_CALLER)
 {
-    static_assert(std::is_same_v<ParentT, thread_block> || std::is_base_of_v<thread_block_tile<32, void>, ParentT> ||
-                      std::is_base_of_v<thread_block_tile<16, void>, ParentT> ||
-                      std::is_base_of_v<thread_block_tile<8, void>, ParentT> ||
-                      std::is_base_of_v<thread_block_tile<4, void>, ParentT> ||
-                      std::is_base_of_v<thread_block_tile<2, void>, ParentT> ||
-                      std::is_base_of_v<thread_block_tile<1, void>, ParentT>,
+    static_assert(std::is_same_v<ParentT, thread_block> || details::is_tile<ParentT>::value,
                   "tiled_partition<N> partitions a thread_block or a thread_block_tile");
-    return thread_block_tile<Size, ParentT>(parent);
+    return thread_block_tile<Size, ParentT>(parent, where);
+}
+
+/* The scratch a CUDA block gives tiles of more than 32 threads on devices
+ * before compute capability 8.0 (`__shared__ cg::block_tile_memory<N> s;
+ * auto block = cg::this_thread_block(s);`). The emulator keeps its own
+ * (multi_warp_state), so this only has to exist. */
+template <unsigned MaxBlockSize = 1024u>
+struct block_tile_memory {
+    unsigned char reserved[16];
+};
+
+template <unsigned MaxBlockSize>
+inline thread_block this_thread_block(block_tile_memory<MaxBlockSize> &)
+{
+    return thread_block();
 }
 
 /* ---- coalesced groups --------------------------------------------------------- */

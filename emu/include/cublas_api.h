@@ -127,6 +127,15 @@ cublasStatus_t cublasSasum(cublasHandle_t handle, int n, const float *x, int inc
 /* 1-based index of the first element of largest |x_i|, as cuBLAS (0 when n <= 0). */
 cublasStatus_t cublasIsamax(cublasHandle_t handle, int n, const float *x, int incx, int *result);
 
+/* ---- level 2 ----------------------------------------------------------- */
+/* y = alpha * op(A) x + beta * y, A m x n (column-major), op(A) A or its
+ * transpose; x has n elements (m when transposed), y m (n). */
+cublasStatus_t cublasSgemv(cublasHandle_t handle, cublasOperation_t trans, int m, int n, const float *alpha,
+                           const float *A, int lda, const float *x, int incx, const float *beta, float *y, int incy);
+cublasStatus_t cublasDgemv(cublasHandle_t handle, cublasOperation_t trans, int m, int n, const double *alpha,
+                           const double *A, int lda, const double *x, int incx, const double *beta, double *y,
+                           int incy);
+
 /* ---- level 3 ----------------------------------------------------------- */
 /* C = alpha * op(A) op(B) + beta * C, op(A) m x k, op(B) k x n, C m x n. */
 cublasStatus_t cublasSgemm(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n,

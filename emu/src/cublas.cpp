@@ -501,9 +501,64 @@ cublasStatus_t cublasIsamax(cublasHandle_t handle, int n, const float *x, int in
     return CUBLAS_STATUS_SUCCESS;
 }
 
-/* ---- level 3 ----------------------------------------------------------- */
+} /* extern "C" */
+
+/* ---- level 2 ----------------------------------------------------------- */
+
+namespace {
+
+/* y = alpha * op(A) x + beta * y, A m x n column-major; one body for both
+ * precisions, checked as cuBLAS checks them, computed by CBLAS. */
+template <class T, class Gemv>
+cublasStatus_t gemv(const char *api, cublasHandle_t handle, cublasOperation_t trans, int m, int n, const T *alpha,
+                    const T *A, int lda, const T *x, int incx, const T *beta, T *y, int incy, Gemv cblas_gemv)
+{
+    cublasStatus_t st;
+    if ((st = check_handle(handle, api)))
+        return st;
+    if (!valid_op(trans))
+        return invalid("%s: trans must be CUBLAS_OP_N, CUBLAS_OP_T or CUBLAS_OP_C (got %d)", api,
+                       static_cast<int>(trans));
+    if (m < 0 || n < 0)
+        return invalid("%s: m and n must not be negative (got %d, %d)", api, m, n);
+    if (lda < std::max(1, m))
+        return invalid("%s: lda %d is less than m = %d (column-major)", api, lda, m);
+    if (incx == 0 || incy == 0)
+        return invalid("%s: incx and incy must not be 0 (got %d, %d)", api, incx, incy);
+    if ((st = check_host_scalar(alpha, api, "alpha")) || (st = check_host_scalar(beta, api, "beta")))
+        return st;
+    if (m == 0 || n == 0)
+        return CUBLAS_STATUS_SUCCESS;
+    const int xlen = trans == CUBLAS_OP_N ? n : m, ylen = trans == CUBLAS_OP_N ? m : n;
+    if ((st = check_device(A, matrix_extent(m, n, lda), sizeof(T), api, "A")) ||
+        (st = check_device(x, vector_extent(xlen, incx), sizeof(T), api, "x")) ||
+        (st = check_device(y, vector_extent(ylen, incy), sizeof(T), api, "y")))
+        return st;
+    runtime::device_access open(A, x, y);
+    cblas_gemv(CblasColMajor, to_cblas(trans), m, n, *alpha, A, lda, x, incx, *beta, y, incy);
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+} /* namespace */
+
+extern "C" {
+
+cublasStatus_t cublasSgemv(cublasHandle_t handle, cublasOperation_t trans, int m, int n, const float *alpha,
+                           const float *A, int lda, const float *x, int incx, const float *beta, float *y, int incy)
+{
+    return gemv("cublasSgemv", handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy, cblas_sgemv);
+}
+
+cublasStatus_t cublasDgemv(cublasHandle_t handle, cublasOperation_t trans, int m, int n, const double *alpha,
+                           const double *A, int lda, const double *x, int incx, const double *beta, double *y,
+                           int incy)
+{
+    return gemv("cublasDgemv", handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy, cblas_dgemv);
+}
 
 } /* extern "C" */
+
+/* ---- level 3 ----------------------------------------------------------- */
 
 namespace {
 

@@ -194,5 +194,6 @@ int scan_kernels(rw *r);
 const kernel_decl *overloaded_kernel(const rw *r, size_t first, size_t last);
 bool names_template_kernel(const rw *r, size_t first, size_t last);
 void put_kernel_pointer_type(const rw *r, strbuf *sb, const kernel_decl *k);
+int append_default_args(rw *r, size_t first, size_t last, size_t lparen, size_t rparen);
 
 #endif

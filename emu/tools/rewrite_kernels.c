@@ -267,3 +267,90 @@ void put_kernel_pointer_type(const rw *r, strbuf *sb, const kernel_decl *k)
     }
     sb_puts(sb, ")");
 }
+
+/* The non-template kernel of the file that the launched expression [first,
+ * last] (one identifier, or `::` and one) names; NULL when there is none or
+ * the rewriter cannot tell which (kernels of one name with different
+ * parameter counts). */
+static const kernel_decl *launched_kernel(const rw *r, size_t first, size_t last)
+{
+    if (first < last && tok_is(r, first, "::"))
+        first++;
+    if (first != last || !is_ident(r, first))
+        return NULL;
+    for (size_t i = 0; i < r->nkernels; i++)
+        if (same_text(r, r->kernels[i].name, first))
+            return r->kernels[i].is_template || r->kernels[i].ambiguous ? NULL : &r->kernels[i];
+    return NULL;
+}
+
+/* Arguments of a call between `lparen` and `rparen`, counted by top-level
+ * commas (brackets skipped). */
+static size_t arg_count(const rw *r, size_t lparen, size_t rparen)
+{
+    if (rparen == lparen + 1)
+        return 0;
+    size_t n = 1;
+    for (size_t j = lparen + 1; j < rparen; j++) {
+        if ((is_punct(r, j, '(') || is_punct(r, j, '[') || is_punct(r, j, '{')) && r->match[j] > (long)j)
+            j = (size_t)r->match[j];
+        else if (is_punct(r, j, ','))
+            n++;
+    }
+    return n;
+}
+
+/* A launch `k<<<...>>>(a, b)` of a kernel declared with default arguments,
+ * `__global__ void k(int *a, int b, int *c = NULL)`, passes fewer arguments
+ * than k has parameters. The launch goes through k's pointer type, which
+ * has no defaults, so the default expressions of the missing parameters are
+ * copied, as written in k's declaration, to the end of the argument list
+ * (before `)` at `rparen`, on its line). Nothing is added when the counts
+ * agree or when a missing parameter has no default (the launch then fails
+ * to compile with the count mismatch). */
+int append_default_args(rw *r, size_t first, size_t last, size_t lparen, size_t rparen)
+{
+    const kernel_decl *k = launched_kernel(r, first, last);
+    if (!k)
+        return 0;
+    const size_t written = arg_count(r, lparen, rparen);
+    /* Per parameter: the first token of its default (0: none), and the
+     * `,` or `)` that ends it. */
+    size_t defaults[64], ends[64];
+    size_t n = 0;
+    if (k->rparen > k->lparen + 1 && !(k->rparen == k->lparen + 2 && tok_is(r, k->lparen + 1, "void"))) {
+        int angle = 0;
+        defaults[0] = 0;
+        n = 1;
+        for (size_t j = k->lparen + 1; j < k->rparen; j++) {
+            if ((is_punct(r, j, '(') || is_punct(r, j, '[') || is_punct(r, j, '{')) && r->match[j] > (long)j) {
+                j = (size_t)r->match[j];
+            } else if (is_punct(r, j, '<')) {
+                angle++;
+            } else if (is_punct(r, j, '>') && angle > 0) {
+                angle--;
+            } else if (angle == 0 && is_punct(r, j, '=') && !defaults[n - 1]) {
+                defaults[n - 1] = j + 1;
+            } else if (angle == 0 && is_punct(r, j, ',')) {
+                ends[n - 1] = j;
+                if (n == sizeof defaults / sizeof defaults[0])
+                    return 0;
+                defaults[n] = 0;
+                n++;
+            }
+        }
+        ends[n - 1] = k->rparen;
+    }
+    if (written >= n)
+        return 0;
+    for (size_t p = written; p < n; p++)
+        if (!defaults[p] || defaults[p] >= ends[p])
+            return 0;
+    strbuf sb = {0};
+    for (size_t p = written; p < n; p++) {
+        if (p > 0)
+            sb_puts(&sb, ", ");
+        put_tokens(r, &sb, defaults[p], ends[p] - 1);
+    }
+    return add_edit_sb(r, r->toks[rparen].start, r->toks[rparen].start, &sb);
+}

@@ -208,6 +208,8 @@ int rewrite_launch(rw *r, size_t open)
     if (deduced && add_edit_str(r, r->toks[open - 1].end, r->toks[open - 1].end,
                                 "(static_cast<decltype(simtlab_emu_a) &&>(simtlab_emu_a)...); }") != 0)
         return -1;
+    if (!deduced && append_default_args(r, (size_t)first, open - 1, args, (size_t)r->match[args]) != 0)
+        return -1;
     if (replace_chevrons(r, open, ", ") != 0)
         return -1;
     return replace_chevrons(r, close, ")");

@@ -75,6 +75,43 @@ inline void reduce_exchange(void *const lanes[32], unsigned, void *ctx)
         *in_rank[r]->result = *in_rank[0]->result;
 }
 
+template <class G, class = void>
+struct multi_warp : std::false_type {};
+template <class G>
+struct multi_warp<G, std::void_t<decltype(G::simtlab_emu_multi_warp)>> : std::true_type {};
+
+/* A tile of more than 32 threads: each warp's lanes are combined as above,
+ * then the warps' results, in the same tree order over the warps of the
+ * tile, through the block's multi_warp_state (cooperative_groups.h); every
+ * thread of the tile receives the result. Two syncs of the tile: one after
+ * the warps' results are written, one before the slots may be reused. */
+template <class Group, class V, class F>
+inline V reduce_warps(const Group &group, V warp_result, const F &fn, here where)
+{
+    static_assert(sizeof(V) <= 16 && std::is_trivially_copyable_v<V>,
+                  "the emulator's cg::reduce over a tile of more than 32 threads takes values of up to 16 bytes");
+    multi_warp_state &s = multi_warp_shared(where);
+    const unsigned warp = block_rank() / 32u;
+    if (lane() == 0u)
+        __builtin_memcpy(s.partial[warp], &warp_result, sizeof(V));
+    group.sync(where);
+    const unsigned size = static_cast<unsigned>(group.size()), tile = block_rank() / size;
+    const unsigned first_thread = tile * size, block = block_size();
+    const unsigned members = first_thread + size <= block ? size : block - first_thread;
+    const unsigned first = first_thread / 32u, n = (members + 31u) / 32u;
+    V part[32];
+    for (unsigned r = 0; r < n; r++)
+        __builtin_memcpy(&part[r], s.partial[first + r], sizeof(V));
+    unsigned width = 1;
+    while (width < n)
+        width *= 2;
+    for (unsigned step = width / 2; step >= 1; step /= 2)
+        for (unsigned r = 0; r < step && r + step < n; r++)
+            part[r] = fn(part[r], part[r + step]);
+    group.sync(where);
+    return part[0];
+}
+
 } /* namespace details */
 
 template <class Group, class T, class Op>
@@ -90,6 +127,8 @@ inline std::decay_t<T> reduce(const Group &group, T &&value, Op &&op, details::h
     const F fn = op;
     ::simtlab_emu::warp_collective(group.simtlab_emu_lanes(), &me, &details::reduce_exchange<V, F>,
                                    const_cast<F *>(&fn), "cg::reduce", where);
+    if constexpr (details::multi_warp<Group>::value)
+        return details::reduce_warps(group, result, fn, where);
     return result;
 }
 

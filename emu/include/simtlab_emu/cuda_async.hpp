@@ -26,6 +26,7 @@
 #include <simtlab_emu/engine.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 
@@ -136,6 +137,14 @@ public:
 };
 
 inline pipeline<thread_scope_thread> make_pipeline() { return pipeline<thread_scope_thread>(); }
+
+/* The free forms for a thread-scope pipeline: wait until all but the last
+ * `Prior` committed stages are complete. Every copy is complete when it is
+ * issued (above), so there is nothing to wait for. */
+template <std::uint8_t Prior>
+inline void pipeline_consumer_wait_prior(pipeline<thread_scope_thread> &)
+{
+}
 
 template <class Group, unsigned char Stages>
 inline pipeline<thread_scope_block> make_pipeline(const Group &, pipeline_shared_state<thread_scope_block, Stages> *,

@@ -17,6 +17,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <ctime>
 
 #include <simtlab_emu/engine.hpp>
@@ -217,5 +218,18 @@ inline void __nanosleep(unsigned ns)
     struct timespec t = {0, static_cast<long>(ns)};
     nanosleep(&t, nullptr);
 }
+
+/* __trap(): on a GPU the kernel stops and the launch fails with
+ * cudaErrorLaunchFailure ("unspecified launch failure"), which is sticky.
+ * Here the launch fails the same way; the message names the kernel, the
+ * block, the thread (fail_launch adds them) and the line of the __trap. */
+[[noreturn]] inline void simtlab_emu_trap(const char *file, int line)
+{
+    char text[512];
+    std::snprintf(text, sizeof text, "__trap() called at %s:%d (a GPU reports an unspecified launch failure)",
+                  file, line);
+    ::simtlab_emu::fail_launch(cudaErrorLaunchFailure, text);
+}
+#define __trap() simtlab_emu_trap(__FILE__, __LINE__)
 
 #endif

@@ -103,11 +103,22 @@ public:
 
     /* Runs the grid to completion. Like a CUDA launch it returns nothing:
      * the result is the last error (cudaGetLastError), which run_grid
-     * records. */
-    template <class... A>
-    void operator()(A &&...args) const
+     * records. The parameters have the kernel's own types, so the
+     * arguments convert as in a call of the kernel: `NULL` (GCC's __null,
+     * which a forwarded template argument would turn into a long) and `0`
+     * become null pointers, braced lists build structs. */
+    void operator()(P... args) const
     {
-        (void)run(std::forward<A>(args)...);
+        (void)run(std::move(args)...);
+    }
+
+    /* A different number of arguments: said plainly rather than as "no
+     * match for call". */
+    template <class... A, std::enable_if_t<sizeof...(A) != sizeof...(P), int> = 0>
+    void operator()(A &&...) const
+    {
+        static_assert(sizeof...(A) == sizeof...(P),
+                      "kernel launched with a different number of arguments than it has parameters");
     }
 
     /* The same, returning the launch's result (cudaLaunchKernel). On a

@@ -104,7 +104,22 @@ inline T shuffle(unsigned mask, T var, unsigned src, const char *op, here where)
 {
     if (src >= 32u)
         ::simtlab_emu::coop::not_emulated("a shuffle from a rank outside the group", where);
-    return ::simtlab_emu::warp::shuffle_from(mask, var, src, op, where);
+    if constexpr (sizeof(T) <= 8) {
+        return ::simtlab_emu::warp::shuffle_from(mask, var, src, op, where);
+    } else {
+        /* A group's shfl takes any trivially copyable type (uint4, a
+         * struct): moved in 8-byte pieces, one warp shuffle each, as CUDA
+         * moves it in 32-bit ones. */
+        static_assert(std::is_trivially_copyable_v<T>, "a group's shfl moves trivially copyable values");
+        constexpr unsigned pieces = (sizeof(T) + 7u) / 8u;
+        unsigned long long bits[pieces] = {};
+        __builtin_memcpy(bits, &var, sizeof(T));
+        for (unsigned k = 0; k < pieces; k++)
+            bits[k] = ::simtlab_emu::warp::shuffle_from(mask, bits[k], src, op, where);
+        T out;
+        __builtin_memcpy(&out, bits, sizeof(T));
+        return out;
+    }
 }
 
 enum group_kind : unsigned { grid_kind, block_kind, tile_kind, coalesced_kind };

@@ -286,6 +286,46 @@ Test(multi_warp_tiles, sync_rank_meta_group_and_reduce_of_64_to_512_thread_tiles
     check_tiles<512>(512, 2, seed + 4); /* the whole block */
 }
 
+/* A tile's shfl of values wider than 8 bytes (shfl_scan's integral image
+ * moves uint4 with shfl_xor). */
+struct three_floats {
+    float a, b, c;
+};
+
+__global__ void wide_shuffles(uint4 *xor_out, three_floats *from_out)
+{
+    cg::thread_block block = cg::this_thread_block();
+    cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
+    cg::thread_block_tile<16> half = cg::tiled_partition<16>(block);
+    const unsigned t = block.thread_rank();
+    const uint4 mine = make_uint4(t, 1000u + t, 2000u + t, 3000u + t);
+    xor_out[t] = warp.shfl_xor(mine, 5u);
+    const three_floats f = {0.5f * static_cast<float>(t), -1.0f * static_cast<float>(t), 7.0f};
+    from_out[t] = half.shfl(f, (half.thread_rank() + 3u) % 16u);
+}
+
+Test(multi_warp_tiles, a_tile_shuffles_values_wider_than_8_bytes)
+{
+    uint4 *x = nullptr;
+    three_floats *f = nullptr;
+    cr_assert_eq(cudaMallocManaged(&x, 64 * sizeof(uint4)), cudaSuccess);
+    cr_assert_eq(cudaMallocManaged(&f, 64 * sizeof(three_floats)), cudaSuccess);
+    std::memset(x, 0xff, 64 * sizeof(uint4));
+    std::memset(f, 0xff, 64 * sizeof(three_floats));
+    wide_shuffles<<<1, 64>>>(x, f);
+    cr_assert_eq(cudaDeviceSynchronize(), cudaSuccess, "%s", simtlab_emu_last_diagnostic());
+    for (unsigned t = 0; t < 64; t++) {
+        const unsigned s = (t & ~31u) | ((t & 31u) ^ 5u);
+        cr_assert(x[t].x == s && x[t].y == 1000u + s && x[t].z == 2000u + s && x[t].w == 3000u + s,
+                  "thread %u got (%u,%u,%u,%u)", t, x[t].x, x[t].y, x[t].z, x[t].w);
+        const unsigned h = (t & ~15u) | (((t & 15u) + 3u) % 16u);
+        cr_assert(f[t].a == 0.5f * static_cast<float>(h) && f[t].b == -1.0f * static_cast<float>(h) && f[t].c == 7.0f,
+                  "thread %u", t);
+    }
+    cudaFree(x);
+    cudaFree(f);
+}
+
 /* ---- cuda::pipeline_consumer_wait_prior, <cuda/std/type_traits> ------------- */
 #include <cuda/pipeline>
 #include <cuda/std/type_traits>

@@ -176,14 +176,14 @@ static int take_value(int argc, char **argv, int *i, size_t flag_len, argvec *to
     return 0;
 }
 
-/* -lcublas and -lcublasLt (or "-l cublas"), as nvcc command lines give
+/* -lcublas, -lcublasLt and -lcurand (or "-l cublas"), as nvcc command lines give
  * them: the emulator runtime is those libraries, so slcc drops them; a CUDA
  * toolkit installed on the same machine would otherwise be linked, and its
  * functions would replace the emulator's. Steps over the value when it is
  * a separate word. */
 static bool is_emulated_library(int argc, char **argv, int *i)
 {
-    static const char *const provided[] = {"cublas", "cublasLt"};
+    static const char *const provided[] = {"cublas", "cublasLt", "curand"};
     const char *a = argv[*i];
     if (strncmp(a, "-l", 2) != 0)
         return false;

@@ -1,0 +1,105 @@
+/* simtlab CPU emulator — <curand.h>: cuRAND's host API for pseudo-random
+ * numbers written to device memory.
+ *
+ *   curandCreateGenerator (pseudo-random types; the emulator's generator,
+ *   simtlab_emu/philox.hpp, stands behind all of them), curandCreateGeneratorHost
+ *   (output in host memory), curandDestroyGenerator,
+ *   curandSetPseudoRandomGeneratorSeed, curandSetGeneratorOffset,
+ *   curandSetGeneratorOrdering, curandSetStream, curandGenerate (32-bit words),
+ *   curandGenerateUniform(Double) (0, 1], curandGenerateNormal(Double) and
+ *   curandGenerateLogNormal(Double) (n must be even, as in cuRAND),
+ *   curandGetVersion.
+ *
+ * The numbers are statistically sound and reproducible for a seed, but are
+ * not NVIDIA's sequences. Quasi-random generators (Sobol) are not emulated:
+ * curandCreateGenerator returns CURAND_STATUS_TYPE_ERROR with a message
+ * naming the type. Work is done at the call, on the host; the stream is
+ * accepted and ordered like every emulated stream operation (synchronously).
+ */
+#ifndef CURAND_H_
+#define CURAND_H_
+
+#include <cuda_runtime.h>
+#include <stddef.h>
+
+#define CURAND_VER_MAJOR 10
+#define CURAND_VER_MINOR 3
+#define CURAND_VER_PATCH 0
+#define CURAND_VERSION (CURAND_VER_MAJOR * 1000 + CURAND_VER_MINOR * 100 + CURAND_VER_PATCH)
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum curandStatus {
+    CURAND_STATUS_SUCCESS = 0,
+    CURAND_STATUS_VERSION_MISMATCH = 100,
+    CURAND_STATUS_NOT_INITIALIZED = 101,
+    CURAND_STATUS_ALLOCATION_FAILED = 102,
+    CURAND_STATUS_TYPE_ERROR = 103,
+    CURAND_STATUS_OUT_OF_RANGE = 104,
+    CURAND_STATUS_LENGTH_NOT_MULTIPLE = 105,
+    CURAND_STATUS_DOUBLE_PRECISION_REQUIRED = 106,
+    CURAND_STATUS_LAUNCH_FAILURE = 201,
+    CURAND_STATUS_PREEXISTING_FAILURE = 202,
+    CURAND_STATUS_INITIALIZATION_FAILED = 203,
+    CURAND_STATUS_ARCH_MISMATCH = 204,
+    CURAND_STATUS_INTERNAL_ERROR = 999
+} curandStatus_t;
+
+typedef enum curandRngType {
+    CURAND_RNG_TEST = 0,
+    CURAND_RNG_PSEUDO_DEFAULT = 100,
+    CURAND_RNG_PSEUDO_XORWOW = 101,
+    CURAND_RNG_PSEUDO_MRG32K3A = 121,
+    CURAND_RNG_PSEUDO_MTGP32 = 141,
+    CURAND_RNG_PSEUDO_MT19937 = 142,
+    CURAND_RNG_PSEUDO_PHILOX4_32_10 = 161,
+    CURAND_RNG_QUASI_DEFAULT = 200,
+    CURAND_RNG_QUASI_SOBOL32 = 201,
+    CURAND_RNG_QUASI_SCRAMBLED_SOBOL32 = 202,
+    CURAND_RNG_QUASI_SOBOL64 = 203,
+    CURAND_RNG_QUASI_SCRAMBLED_SOBOL64 = 204
+} curandRngType_t;
+
+typedef enum curandOrdering {
+    CURAND_ORDERING_PSEUDO_BEST = 100,
+    CURAND_ORDERING_PSEUDO_DEFAULT = 101,
+    CURAND_ORDERING_PSEUDO_SEEDED = 102,
+    CURAND_ORDERING_PSEUDO_LEGACY = 103,
+    CURAND_ORDERING_PSEUDO_DYNAMIC = 104,
+    CURAND_ORDERING_QUASI_DEFAULT = 201
+} curandOrdering_t;
+
+typedef curandStatus_t curandStatus;
+typedef curandRngType_t curandRngType;
+typedef curandOrdering_t curandOrdering;
+
+typedef struct simtlab_emu_curand_generator *curandGenerator_t;
+
+curandStatus_t curandCreateGenerator(curandGenerator_t *generator, curandRngType_t rng_type);
+curandStatus_t curandCreateGeneratorHost(curandGenerator_t *generator, curandRngType_t rng_type);
+curandStatus_t curandDestroyGenerator(curandGenerator_t generator);
+curandStatus_t curandGetVersion(int *version);
+curandStatus_t curandSetStream(curandGenerator_t generator, cudaStream_t stream);
+curandStatus_t curandSetPseudoRandomGeneratorSeed(curandGenerator_t generator, unsigned long long seed);
+curandStatus_t curandSetGeneratorOffset(curandGenerator_t generator, unsigned long long offset);
+curandStatus_t curandSetGeneratorOrdering(curandGenerator_t generator, curandOrdering_t order);
+curandStatus_t curandGenerateSeeds(curandGenerator_t generator);
+curandStatus_t curandGenerate(curandGenerator_t generator, unsigned int *outputPtr, size_t num);
+curandStatus_t curandGenerateUniform(curandGenerator_t generator, float *outputPtr, size_t num);
+curandStatus_t curandGenerateUniformDouble(curandGenerator_t generator, double *outputPtr, size_t num);
+curandStatus_t curandGenerateNormal(curandGenerator_t generator, float *outputPtr, size_t n, float mean,
+                                    float stddev);
+curandStatus_t curandGenerateNormalDouble(curandGenerator_t generator, double *outputPtr, size_t n, double mean,
+                                          double stddev);
+curandStatus_t curandGenerateLogNormal(curandGenerator_t generator, float *outputPtr, size_t n, float mean,
+                                       float stddev);
+curandStatus_t curandGenerateLogNormalDouble(curandGenerator_t generator, double *outputPtr, size_t n,
+                                             double mean, double stddev);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif

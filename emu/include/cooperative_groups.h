@@ -4,8 +4,11 @@
  *   this_thread_block()      the block: thread_rank, size/num_threads, sync,
  *                            group_index, thread_index, dim_threads
  *   tiled_partition<N>(g)    thread_block_tile<N>, N a power of two up to 32:
- *                            sync, shfl, shfl_up/down/xor, ballot, any, all,
- *                            match_any/match_all, meta_group_rank/size
+ *                            sync, shfl, shfl_up/down/xor (any trivially
+ *                            copyable type), ballot, any, all,
+ *                            match_any/match_all, meta_group_rank/size;
+ *                            N from 64 to 1024: sync, thread_rank, size,
+ *                            meta_group_rank/size, cg::reduce (below)
  *   tiled_partition(g, n)    the same as a thread_group (type-erased)
  *   coalesced_threads()      the lanes of the warp that reach this call
  *                            together (see below), with the tile's operations
@@ -22,9 +25,9 @@
  * Tiles and coalesced groups are the warp operations of device_warp.hpp
  * with the group's lanes as the mask: a lane of the group that exited, or
  * that waits at another operation, fails the launch as a __shfl_sync would.
- * A tile of more than 32 threads has its rank and size; its sync() works
- * when the tile is the whole block and is otherwise not emulated (it would
- * need a barrier for part of a block).
+ * A tile of more than 32 threads waits at its sync() for its own threads
+ * only (multi_warp_sync below); making one (tiled_partition) is collective
+ * over the block, as in CUDA, and waits at the block barrier.
  *
  * coalesced_threads(): the emulator runs a warp's lanes one after another,
  * so "the lanes active here" is decided by waiting: the call returns when

@@ -13,6 +13,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "corpus_blockers2_kernels.cuh"
+
 /* ---- __trap ---------------------------------------------------------------- */
 
 __global__ void trap_at(int block, int thread, int *out)
@@ -143,6 +145,23 @@ Test(launch, a_kernel_launched_with_fewer_arguments_gets_its_default_arguments)
     cudaFree(in);
     cudaFree(out);
     cudaFree(sum);
+}
+
+Test(launch, a_kernel_of_an_included_header_gets_its_default_arguments)
+{
+    const int n = 53;
+    int *out = nullptr;
+    cr_assert_eq(cudaMallocManaged(&out, 2 * n * sizeof(int)), cudaSuccess);
+    std::memset(out, 0, 2 * n * sizeof(int));
+    header_fill<<<2, 32>>>(out, n); /* value 42, stride 1 */
+    cr_assert_eq(cudaDeviceSynchronize(), cudaSuccess, "%s", simtlab_emu_last_diagnostic());
+    for (int i = 0; i < n; i++)
+        cr_assert_eq(out[i], 42, "out[%d] = %d", i, out[i]);
+    header_fill<<<2, 32>>>(out, n, -3); /* stride 1 */
+    cr_assert_eq(cudaDeviceSynchronize(), cudaSuccess, "%s", simtlab_emu_last_diagnostic());
+    for (int i = 0; i < n; i++)
+        cr_assert_eq(out[i], -3, "out[%d] = %d", i, out[i]);
+    cudaFree(out);
 }
 
 /* As llm.c's classifier kernels: optional outputs tested against NULL. */

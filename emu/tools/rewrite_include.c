@@ -33,7 +33,42 @@ typedef struct include_ctx {
     strbuf deps;
     bool pragma_once; /* the file just rewritten had `#pragma once` */
     strbuf template_kernels; /* "\nname\n" for each kernel template of the files seen */
+    strbuf kernel_defaults;  /* "\nname\x1frecord\n" for each kernel with default arguments */
 } include_ctx;
+
+/* Kernels with default arguments declared in headers: their record
+ * (rewrite_kernels.c, kernel_defaults) is known to the files that include
+ * them, so that a launch there can append the missing defaults. A second
+ * kernel of the same name makes the name's record "!" (ambiguous). */
+int include_note_kernel_defaults(struct include_ctx *c, const char *name, size_t len, const char *record)
+{
+    strbuf *t = &c->kernel_defaults;
+    for (size_t i = 0; i + len + 2 <= t->len; i++)
+        if (t->data[i] == '\n' && t->data[i + len + 1] == '\x1f' && memcmp(t->data + i + 1, name, len) == 0) {
+            const char *start = t->data + i + len + 2;
+            const char *end = memchr(start, '\n', t->len - (size_t)(start - t->data));
+            if (end && ((size_t)(end - start) != strlen(record) || memcmp(start, record, strlen(record)) != 0))
+                t->data[i + 1] = '\x1e'; /* forget it: two kernels of one name */
+            return 0;
+        }
+    if (!t->len)
+        sb_puts(t, "\n");
+    sb_put(t, name, len);
+    sb_puts(t, "\x1f");
+    sb_puts(t, record);
+    sb_puts(t, "\n");
+    return t->oom ? -1 : 0;
+}
+
+/* The record of `name` (up to the next newline), or NULL. */
+const char *include_kernel_defaults(const struct include_ctx *c, const char *name, size_t len)
+{
+    const strbuf *t = &c->kernel_defaults;
+    for (size_t i = 0; i + len + 2 <= t->len; i++)
+        if (t->data[i] == '\n' && t->data[i + len + 1] == '\x1f' && memcmp(t->data + i + 1, name, len) == 0)
+            return t->data + i + len + 2;
+    return NULL;
+}
 
 /* Kernel templates declared in headers are known to the files that include
  * them (rewrite_launch.c deduces their arguments through a call). */
@@ -308,6 +343,7 @@ int sl_rewrite_tree(const char *path, const sl_include_opts *opts, sl_outbuf *ou
         rc = -1;
     }
     free(c.template_kernels.data);
+    free(c.kernel_defaults.data);
     if (rc != 0) {
         free(sb.data);
         free(c.deps.data);

@@ -188,6 +188,8 @@ int rewrite_source(const char *src, size_t len, const char *path, bool prologue,
 int inline_includes(rw *r);
 int include_note_template_kernel(struct include_ctx *c, const char *name, size_t len);
 bool include_knows_template_kernel(const struct include_ctx *c, const char *name, size_t len);
+int include_note_kernel_defaults(struct include_ctx *c, const char *name, size_t len, const char *record);
+const char *include_kernel_defaults(const struct include_ctx *c, const char *name, size_t len);
 
 /* rewrite_kernels.c */
 int scan_kernels(rw *r);

@@ -12,6 +12,7 @@
 #include "rewrite_internal.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -87,6 +88,8 @@ static int record_kernel(rw *r, const kernel_decl *k)
     return 0;
 }
 
+static int note_defaults(rw *r, const kernel_decl *k);
+
 /* The check at the top of a kernel's body (engine.hpp, host_call_of_kernel). */
 static int add_entry_check(rw *r, const kernel_decl *k, size_t brace)
 {
@@ -141,7 +144,7 @@ static int parse_kernel(rw *r, size_t g)
             body = (size_t)r->match[body];
         body++;
     }
-    if (record_kernel(r, &k) != 0)
+    if (record_kernel(r, &k) != 0 || note_defaults(r, &k) != 0)
         return -1;
     if (body < r->ntoks && is_punct(r, body, '{'))
         return add_entry_check(r, &k, body) || (k.is_template ? 0 : add_registration(r, &k, body));
@@ -300,57 +303,120 @@ static size_t arg_count(const rw *r, size_t lparen, size_t rparen)
     return n;
 }
 
+/* The record of a kernel's default arguments: its parameter count, then
+ * for each parameter '\x1d' and its default expression as written on one
+ * line (nothing when it has none). Returns 1 when some parameter has a
+ * default, 0 when none has (or the list is too long to say), -1 when out
+ * of memory. */
+static int kernel_defaults(const rw *r, const kernel_decl *k, strbuf *out)
+{
+    if (k->rparen == k->lparen + 1 || (k->rparen == k->lparen + 2 && tok_is(r, k->lparen + 1, "void")))
+        return 0;
+    size_t defaults[64], ends[64]; /* first token of each default (0: none), its `,` or `)` */
+    size_t n = 1;
+    int angle = 0;
+    defaults[0] = 0;
+    bool any = false;
+    for (size_t j = k->lparen + 1; j < k->rparen; j++) {
+        if ((is_punct(r, j, '(') || is_punct(r, j, '[') || is_punct(r, j, '{')) && r->match[j] > (long)j) {
+            j = (size_t)r->match[j];
+        } else if (is_punct(r, j, '<')) {
+            angle++;
+        } else if (is_punct(r, j, '>') && angle > 0) {
+            angle--;
+        } else if (angle == 0 && is_punct(r, j, '=') && !defaults[n - 1]) {
+            defaults[n - 1] = j + 1;
+            any = true;
+        } else if (angle == 0 && is_punct(r, j, ',')) {
+            ends[n - 1] = j;
+            if (n == sizeof defaults / sizeof defaults[0])
+                return 0;
+            defaults[n++] = 0;
+        }
+    }
+    ends[n - 1] = k->rparen;
+    if (!any)
+        return 0;
+    char count[32];
+    snprintf(count, sizeof count, "%zu", n);
+    sb_puts(out, count);
+    for (size_t p = 0; p < n; p++) {
+        sb_puts(out, "\x1d");
+        if (defaults[p] && defaults[p] < ends[p])
+            put_tokens(r, out, defaults[p], ends[p] - 1);
+    }
+    return out->oom ? -1 : 1;
+}
+
+/* Kernels of this file with default arguments, for the files that include
+ * it (rewrite_include.c). */
+static int note_defaults(rw *r, const kernel_decl *k)
+{
+    if (k->is_template || !r->inc)
+        return 0;
+    strbuf rec = {0};
+    int has = kernel_defaults(r, k, &rec);
+    int rc = has < 0 ? fail_oom(r) : 0;
+    if (has > 0 && include_note_kernel_defaults(r->inc, tok_text(r, k->name), tok_len(r, k->name), rec.data) != 0)
+        rc = fail_oom(r);
+    free(rec.data);
+    return rc;
+}
+
 /* A launch `k<<<...>>>(a, b)` of a kernel declared with default arguments,
  * `__global__ void k(int *a, int b, int *c = NULL)`, passes fewer arguments
  * than k has parameters. The launch goes through k's pointer type, which
  * has no defaults, so the default expressions of the missing parameters are
- * copied, as written in k's declaration, to the end of the argument list
- * (before `)` at `rparen`, on its line). Nothing is added when the counts
- * agree or when a missing parameter has no default (the launch then fails
- * to compile with the count mismatch). */
+ * copied, as written in k's first declaration, to the end of the argument
+ * list (before `)` at `rparen`, on its line). The kernel is one of this
+ * file or of a header it includes (note_defaults). Nothing is added when
+ * the counts agree or when a missing parameter has no default (the launch
+ * then fails to compile with the count mismatch). */
 int append_default_args(rw *r, size_t first, size_t last, size_t lparen, size_t rparen)
 {
+    strbuf rec = {0};
+    const char *record = NULL;
     const kernel_decl *k = launched_kernel(r, first, last);
-    if (!k)
-        return 0;
-    const size_t written = arg_count(r, lparen, rparen);
-    /* Per parameter: the first token of its default (0: none), and the
-     * `,` or `)` that ends it. */
-    size_t defaults[64], ends[64];
-    size_t n = 0;
-    if (k->rparen > k->lparen + 1 && !(k->rparen == k->lparen + 2 && tok_is(r, k->lparen + 1, "void"))) {
-        int angle = 0;
-        defaults[0] = 0;
-        n = 1;
-        for (size_t j = k->lparen + 1; j < k->rparen; j++) {
-            if ((is_punct(r, j, '(') || is_punct(r, j, '[') || is_punct(r, j, '{')) && r->match[j] > (long)j) {
-                j = (size_t)r->match[j];
-            } else if (is_punct(r, j, '<')) {
-                angle++;
-            } else if (is_punct(r, j, '>') && angle > 0) {
-                angle--;
-            } else if (angle == 0 && is_punct(r, j, '=') && !defaults[n - 1]) {
-                defaults[n - 1] = j + 1;
-            } else if (angle == 0 && is_punct(r, j, ',')) {
-                ends[n - 1] = j;
-                if (n == sizeof defaults / sizeof defaults[0])
-                    return 0;
-                defaults[n] = 0;
-                n++;
-            }
+    if (k) {
+        int has = kernel_defaults(r, k, &rec);
+        if (has < 0) {
+            free(rec.data);
+            return fail_oom(r);
         }
-        ends[n - 1] = k->rparen;
+        record = has ? rec.data : NULL;
+    } else if (r->inc && is_ident(r, last) && (first == last || (first + 1 == last && tok_is(r, first, "::")))) {
+        bool local = false; /* a template or ambiguous kernel of this file */
+        for (size_t i = 0; i < r->nkernels && !local; i++)
+            local = same_text(r, r->kernels[i].name, last);
+        if (!local)
+            record = include_kernel_defaults(r->inc, tok_text(r, last), tok_len(r, last));
     }
-    if (written >= n)
+    if (!record) {
+        free(rec.data);
         return 0;
-    for (size_t p = written; p < n; p++)
-        if (!defaults[p] || defaults[p] >= ends[p])
-            return 0;
+    }
+    const size_t n = strtoul(record, NULL, 10), written = arg_count(r, lparen, rparen);
     strbuf sb = {0};
-    for (size_t p = written; p < n; p++) {
-        if (p > 0)
-            sb_puts(&sb, ", ");
-        put_tokens(r, &sb, defaults[p], ends[p] - 1);
+    bool complete = written < n;
+    const char *p = strchr(record, '\x1d');
+    for (size_t i = 0; complete && p && i < n; i++) {
+        const char *q = p + 1;
+        const char *end = q + strcspn(q, "\x1d\n");
+        if (i >= written) {
+            if (end == q) {
+                complete = false; /* a missing parameter without a default */
+                break;
+            }
+            if (i > 0)
+                sb_puts(&sb, ", ");
+            sb_put(&sb, q, (size_t)(end - q));
+        }
+        p = *end == '\x1d' ? end : NULL;
+    }
+    free(rec.data);
+    if (!complete) {
+        free(sb.data);
+        return 0;
     }
     return add_edit_sb(r, r->toks[rparen].start, r->toks[rparen].start, &sb);
 }

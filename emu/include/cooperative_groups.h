@@ -162,11 +162,13 @@ inline void multi_warp_prepare(here where)
     ::simtlab_emu::sync_block(::simtlab_emu::sync_plain, 0, where);
 }
 
-/* The threads of tile `tile` (of `size` threads) wait for each other. */
-inline void multi_warp_sync(unsigned tile, unsigned size, here where)
+/* The caller's tile of `size` threads waits for its threads. Tiles are
+ * aligned in the block (sizes are powers of two, a tile's tiles lie inside
+ * it), so the tile is block_rank() / size whatever the parent was. */
+inline void multi_warp_sync(unsigned size, here where)
 {
     multi_warp_state &s = multi_warp_shared(where);
-    const unsigned block = block_size();
+    const unsigned block = block_size(), tile = block_rank() / size;
     /* A partial last tile (a block size that is not a multiple) has fewer. */
     const unsigned members = (tile + 1u) * size <= block ? size : block - tile * size;
     const unsigned round = atomicAdd(&s.round[tile], 0u);
@@ -217,7 +219,7 @@ public:
         case details::tile_kind:
             if (size_ > 32u) {
                 if (size_ < details::block_size())
-                    details::multi_warp_sync(meta_rank_, size_, where);
+                    details::multi_warp_sync(size_, where);
                 else
                     ::simtlab_emu::sync_block(::simtlab_emu::sync_plain, 0, where);
                 return;
@@ -416,7 +418,7 @@ public:
         if (Size >= block_size())
             ::simtlab_emu::sync_block(::simtlab_emu::sync_plain, 0, where);
         else
-            multi_warp_sync(meta_rank_, Size, where);
+            multi_warp_sync(Size, where);
     }
     /* The emulator's own: the caller's warp (cg::reduce combines its lanes
      * first, then the warps of the tile). */
@@ -560,6 +562,8 @@ inline thread_group tiled_partition(const thread_group &parent, unsigned tile_si
     const unsigned rank = static_cast<unsigned>(parent.thread_rank());
     const unsigned size = static_cast<unsigned>(parent.size());
     const unsigned mask = tile_size <= 32u ? details::tile_mask(tile_size) : 0u;
+    if (tile_size > 32u && tile_size < size) /* collective, as tiled_partition<N> (above) */
+        details::multi_warp_prepare(SIMTLAB_EMU_CALLER);
     return thread_group(details::tile_kind, mask, tile_size, rank / tile_size, (size + tile_size - 1) / tile_size);
 }
 

@@ -305,6 +305,47 @@ Test(multi_warp_tiles, sync_rank_meta_group_and_reduce_of_64_to_512_thread_tiles
     check_tiles<512>(512, 2, seed + 4); /* the whole block */
 }
 
+/* The same with a tile made at run time (a thread_group) and with a tile
+ * of 64 made from a tile of 256. */
+__global__ void runtime_and_nested_tiles(const int *in, int *out_runtime, int *out_nested)
+{
+    cg::thread_block block = cg::this_thread_block();
+    cg::thread_group tile = cg::tiled_partition(block, 128);
+    __shared__ int slot[512];
+    const unsigned t = block.thread_rank();
+    slot[t] = in[t];
+    tile.sync();
+    const unsigned first = t / 128u * 128u;
+    out_runtime[t] = slot[first + (t - first + 37u) % 128u];
+    block.sync();
+    auto big = cg::tiled_partition<256>(block);
+    auto small = cg::tiled_partition<64>(big);
+    slot[t] = -in[t];
+    small.sync();
+    const unsigned first64 = t / 64u * 64u;
+    out_nested[t] = slot[first64 + (small.thread_rank() + 37u) % 64u];
+}
+
+Test(multi_warp_tiles, runtime_tiles_and_tiles_of_tiles_sync_their_own_threads)
+{
+    int *in = nullptr, *a = nullptr, *b = nullptr;
+    cr_assert_eq(cudaMallocManaged(&in, 512 * sizeof(int)), cudaSuccess);
+    cr_assert_eq(cudaMallocManaged(&a, 512 * sizeof(int)), cudaSuccess);
+    cr_assert_eq(cudaMallocManaged(&b, 512 * sizeof(int)), cudaSuccess);
+    for (int i = 0; i < 512; i++)
+        in[i] = 7 * i + 3;
+    runtime_and_nested_tiles<<<1, 512>>>(in, a, b);
+    cr_assert_eq(cudaDeviceSynchronize(), cudaSuccess, "%s", simtlab_emu_last_diagnostic());
+    for (unsigned t = 0; t < 512; t++) {
+        const unsigned f = t / 128u * 128u, g = t / 64u * 64u;
+        cr_assert_eq(a[t], in[f + (t - f + 37u) % 128u], "runtime tile, thread %u", t);
+        cr_assert_eq(b[t], -in[g + (t - g + 37u) % 64u], "nested tile, thread %u", t);
+    }
+    cudaFree(in);
+    cudaFree(a);
+    cudaFree(b);
+}
+
 /* A tile's shfl of values wider than 8 bytes (shfl_scan's integral image
  * moves uint4 with shfl_xor). */
 struct three_floats {

@@ -86,6 +86,9 @@ curandStatus_t curandSetPseudoRandomGeneratorSeed(curandGenerator_t generator, u
 curandStatus_t curandSetGeneratorOffset(curandGenerator_t generator, unsigned long long offset);
 curandStatus_t curandSetGeneratorOrdering(curandGenerator_t generator, curandOrdering_t order);
 curandStatus_t curandGenerateSeeds(curandGenerator_t generator);
+/* Quasi-random generators are not emulated: returns CURAND_STATUS_TYPE_ERROR
+ * with a message (no generator of the emulator is quasi-random). */
+curandStatus_t curandSetQuasiRandomGeneratorDimensions(curandGenerator_t generator, unsigned int num_dimensions);
 curandStatus_t curandGenerate(curandGenerator_t generator, unsigned int *outputPtr, size_t num);
 curandStatus_t curandGenerateUniform(curandGenerator_t generator, float *outputPtr, size_t num);
 curandStatus_t curandGenerateUniformDouble(curandGenerator_t generator, double *outputPtr, size_t num);

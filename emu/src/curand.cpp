@@ -231,6 +231,17 @@ curandStatus_t curandGenerateSeeds(curandGenerator_t generator)
     return check_generator(generator, "curandGenerateSeeds");
 }
 
+curandStatus_t curandSetQuasiRandomGeneratorDimensions(curandGenerator_t generator, unsigned int num_dimensions)
+{
+    curandStatus_t st;
+    if ((st = check_generator(generator, "curandSetQuasiRandomGeneratorDimensions")))
+        return st;
+    return fail(CURAND_STATUS_TYPE_ERROR,
+                "curandSetQuasiRandomGeneratorDimensions(%u): the generator is pseudo-random; quasi-random (Sobol) "
+                "generators are not emulated",
+                num_dimensions);
+}
+
 curandStatus_t curandGenerate(curandGenerator_t generator, unsigned int *outputPtr, size_t num)
 {
     return generate(generator, outputPtr, num, "curandGenerate", 1, [](rng::stream &s, unsigned *out, std::size_t n) {

@@ -242,6 +242,7 @@ Test(curand_host, bad_arguments_get_cuRANDs_status_and_a_message)
     cr_assert_eq(curandCreateGenerator(&g, CURAND_RNG_QUASI_SOBOL32), CURAND_STATUS_TYPE_ERROR);
     cr_assert(std::strstr(simtlab_emu_last_diagnostic(), "not emulated"), "%s", simtlab_emu_last_diagnostic());
     cr_assert_eq(curandCreateGenerator(&g, CURAND_RNG_PSEUDO_PHILOX4_32_10), CURAND_STATUS_SUCCESS);
+    cr_assert_eq(curandSetQuasiRandomGeneratorDimensions(g, 2), CURAND_STATUS_TYPE_ERROR);
     cr_assert_eq(curandGenerateNormal(g, d, 63, 0.0f, 1.0f), CURAND_STATUS_LENGTH_NOT_MULTIPLE);
     cr_assert(std::strstr(simtlab_emu_last_diagnostic(), "odd"), "%s", simtlab_emu_last_diagnostic());
     cr_assert_eq(curandGenerateUniform(g, d, 65), CURAND_STATUS_OUT_OF_RANGE); /* past the allocation */

@@ -72,5 +72,7 @@ int main(void)
 {
     int wrong = check("kernel alone", KERNEL_ONLY_LOG2, model_crossover(kernel_s));
     wrong += check("with copies ", WITH_COPIES_LOG2, model_crossover(copies_s));
+    if (!wrong)
+        printf("correct: both crossovers\n");
     return wrong ? 1 : 0;
 }

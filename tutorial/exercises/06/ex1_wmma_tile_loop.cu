@@ -57,7 +57,7 @@ int main(void)
             if (c[i * n + j] != (float)want && wrong++ < 3)
                 printf("C[%d][%d] = %g, want %ld\n", i, j, c[i * n + j], want);
         }
-    printf("%s: %d of %d elements wrong\n", wrong ? "WRONG" : "right", wrong, m * n);
+    printf("%s: %d of %d elements wrong\n", wrong ? "WRONG" : "correct", wrong, m * n);
     CHECK(cudaFree(da));
     CHECK(cudaFree(db));
     CHECK(cudaFree(dc));

@@ -64,7 +64,7 @@ int main(void)
                 printf("lane %d d[%d] is D[%d][%d]; your map says D[%d][%d]\n", lane, i, row, col,
                        answer_row(lane, i), answer_col(lane, i));
         }
-    printf("%s: %d of 128 positions wrong\n", wrong ? "WRONG" : "right", wrong);
+    printf("%s: %d of 128 positions wrong\n", wrong ? "WRONG" : "correct", wrong);
     CHECK(cudaFree(d_out));
     return wrong != 0;
 }

@@ -64,7 +64,7 @@ int main(void)
         unsigned e = (unsigned)((lane / 4) * 128 + 5 * 8 + 2 * (lane % 4)), want = e | (e + 1) << 16;
         if (out[lane] != want && wrong++ < 3) printf("lane %d read 0x%08x, want 0x%08x\n", lane, out[lane], want);
     }
-    printf("%s: %d problems\n", wrong ? "WRONG" : "right", wrong);
+    printf("%s: %d problems\n", wrong ? "WRONG" : "correct", wrong);
     CHECK(cudaFree(d_out));
     return wrong != 0;
 }

@@ -60,7 +60,7 @@ static int check(const char *what, int answer, int want)
         printf("%s: correct (%s)\n", what, want < 0 ? "never" : "2^p as you said");
         return 0;
     }
-    printf("%s: your answer %d, the model says %d. ", what, answer, want);
+    printf("WRONG: %s: your answer %d is not the model's. ", what, answer);
     if (want < 0)
         printf("Compare the bus alone, 12n / %.0f GB/s, with the CPU's 12n / %.0f GB/s.\n", bus_gbs, cpu_gbs);
     else

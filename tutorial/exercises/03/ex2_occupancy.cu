@@ -46,17 +46,18 @@ int main(void)
     int pct = blocks * warps * 100 / 64;
     int wrong = 0;
     if (BLOCKS_PER_SM != blocks) {
-        printf("blocks per SM: your answer %d, the rules say %d (registers allow %d, threads %d, shared memory "
-               "%d, the block limit %d)\n", BLOCKS_PER_SM, blocks, by_regs, by_threads, by_smem, by_blocks);
+        printf("WRONG: blocks per SM: your answer %d is not what the rules give: work out what each limit "
+               "alone allows (registers, threads, shared memory with its reserved KB, the block limit) and "
+               "take the smallest\n", BLOCKS_PER_SM);
         wrong = 1;
     }
     if (OCCUPANCY_PCT != pct) {
-        printf("occupancy: your answer %d%%, the rules say %d%% (%d blocks x %d warps of 64)\n", OCCUPANCY_PCT, pct,
-               blocks, warps);
+        printf("WRONG: occupancy: your answer %d%% is not the resident warps (blocks per SM x %d warps) over "
+               "the 64 an SM holds\n", OCCUPANCY_PCT, warps);
         wrong = 1;
     }
     if (LIMIT != limit) {
-        printf("limit: your answer '%c', the rules say '%c'\n", LIMIT, limit);
+        printf("WRONG: limit: your answer '%c' is not the resource that runs out first\n", LIMIT);
         wrong = 1;
     }
     if (!wrong) printf("correct: %d blocks per SM, %d%% occupancy, limited by '%c'\n", blocks, pct, limit);

@@ -52,7 +52,7 @@ int main(void)
                 if (paths > most) most = paths;
             }
         if (ANSWER[c] != most) {
-            printf("condition %d: your answer %d, the warps take up to %d paths\n", c, ANSWER[c], most);
+            printf("WRONG: condition %d: your answer %d is not the most paths one warp takes\n", c, ANSWER[c]);
             wrong = 1;
         }
     }

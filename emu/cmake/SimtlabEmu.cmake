@@ -71,6 +71,30 @@ function(sl_emu_profile_sources)
   endforeach()
 endfunction()
 
+# sl_emu_spin_sources(<generated.cpp>...): build these rewritten sources with
+# the spin watch (issue 16, emu/README "How a block runs"): trace-pc and the
+# engine called out of line, so that a spin on a volatile load lets the
+# block's other threads run. Instrumented (SIMT counters) sources have it
+# already; not under ASan (its runtime has hooks of the same names).
+set_property(GLOBAL PROPERTY SIMTLAB_EMU_SPIN_FLAGS -fsanitize-coverage=trace-pc -DSIMTLAB_EMU_SPIN_BUILD=1)
+function(sl_emu_spin_sources)
+  get_property(asan GLOBAL PROPERTY SIMTLAB_EMU_ASAN)
+  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "GNU" OR asan)
+    return()
+  endif()
+  get_property(flags GLOBAL PROPERTY SIMTLAB_EMU_SPIN_FLAGS)
+  foreach(gen IN LISTS ARGN)
+    get_source_file_property(opts "${gen}" COMPILE_OPTIONS)
+    if(NOT opts)
+      set(opts "")
+    endif()
+    if(NOT "-fsanitize-coverage=trace-pc" IN_LIST opts)
+      list(APPEND opts ${flags})
+    endif()
+    set_source_files_properties("${gen}" PROPERTIES COMPILE_OPTIONS "${opts}")
+  endforeach()
+endfunction()
+
 # sl_emu_rewrite(<out_var> <file.cu>...)
 # Runs slrewrite on each CUDA source: the result is C++ that the host compiler
 # builds against emu/include, under <build>/emu_gen/ at the source's path
@@ -122,12 +146,16 @@ endfunction()
 # A Criterion test written in CUDA, built for the emulator and registered
 # with CTest as emu.<name> (<name>: the file's name without .cu), label emu.
 # PROFILE: always compiled with the SIMT counters' instrumentation.
+# SPIN: compiled with the spin watch (sl_emu_spin_sources).
 function(sl_emu_add_test src)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "PROFILE" "" "INCLUDE_DIRECTORIES;LABELS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "PROFILE;SPIN" "" "INCLUDE_DIRECTORIES;LABELS")
   get_filename_component(name "${src}" NAME_WE)
   sl_emu_rewrite(gen "${src}")
   if(arg_PROFILE)
     sl_emu_profile_sources(${gen})
+  endif()
+  if(arg_SPIN)
+    sl_emu_spin_sources(${gen})
   endif()
   add_executable(${name} ${gen})
   target_include_directories(${name} PRIVATE ${arg_INCLUDE_DIRECTORIES})

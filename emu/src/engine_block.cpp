@@ -4,6 +4,7 @@
  * engine's hot path; what happens when a block goes wrong (deadlock, barrier
  * divergence, failing a launch from device code) is engine_failure.cpp. */
 #include "engine_internal.hpp"
+#include "spin_where.hpp"
 #include "profile_internal.hpp"
 
 #include <sys/mman.h>
@@ -385,6 +386,143 @@ void detail::spin_note_uninstrumented(const void *addr, std::uint64_t value, her
     spin_note_record(addr, value, where);
 }
 
+/* ---- the spin watch (kernels built with trace-pc; profile_hooks.cpp) -------
+ * A spin on a plain or volatile load (`while (flag == 0) {}`) calls no
+ * engine function: only the trace-pc hook runs, at every basic block. Every
+ * spin_watch_period blocks without a wait it calls this, which hands the
+ * worker to the block's next runnable thread (as spin_slow does), so the
+ * thread that sets the flag gets to run. The kernel calls the engine out of
+ * line in such builds (engine.hpp, SIMTLAB_EMU_ENGINE_OUT_OF_LINE), so the
+ * hook never runs inside the engine, except in a warp operation's function
+ * (no_yield).
+ *
+ * A spin that can never end is told from a long computation by the
+ * thread's state: the code address, the callee-saved registers and the
+ * 256 bytes above its stack pointer (what a loop keeps across the hook's
+ * call: counters, pointers, spilled sums). A thread whose state at a check
+ * is one of its last four, for SIMTLAB_EMU_SPIN_LIMIT_S seconds, while no
+ * other thread of the block shows a new state or exits and no block of the
+ * grid is taken, fails the launch naming its line. */
+namespace {
+struct watch_rec {
+    std::uint64_t block_tag; /* which block (worker's epoch) it describes */
+    std::uint64_t sigs[4];
+    unsigned next;
+    unsigned live_seen;
+    std::uint64_t since_ns;
+    std::uint64_t blocks_seen;
+    std::uint64_t progress_seen;
+    std::uint64_t checks;
+};
+__thread watch_rec *watch_recs;      /* by linear thread id, per worker */
+__thread std::uint64_t watch_progress; /* states never seen before, this worker */
+
+std::uint64_t mix(std::uint64_t h, std::uint64_t v)
+{
+    h ^= v + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
+    return h * 0xFF51AFD7ED558CCDULL;
+}
+} /* namespace */
+
+extern "C" {
+extern __thread int simtlab_emu_spin_countdown; /* the trace-pc hook's (profile_hooks.cpp) */
+void simtlab_emu_spin_watch_slow(void *pc, const std::uint64_t *regs);
+}
+__thread int simtlab_emu_spin_countdown = simtlab_emu::detail::spin_watch_period;
+
+extern "C" void simtlab_emu_spin_watch_slow(void *pc, const std::uint64_t *regs)
+{
+    using namespace engine;
+    simtlab_emu_spin_countdown = detail::spin_watch_period;
+    detail::worker_hot *const wh = detail::current_worker;
+    if (!wh->in_block || wh->no_yield || wh->failed)
+        return;
+    worker *const w = this_worker();
+    if (!w || !w->in_block)
+        return;
+    block_state &b = *w->blk;
+    const unsigned tid = w->cur_tid;
+    if (!watch_recs) {
+        watch_recs = static_cast<watch_rec *>(std::calloc(max_block_threads, sizeof(watch_rec)));
+        if (!watch_recs)
+            return;
+    }
+    watch_rec &r = watch_recs[tid];
+    const std::uint64_t tag = (static_cast<std::uint64_t>(b.epoch) << 1) | 1u;
+    if (r.block_tag != tag) {
+        std::memset(&r, 0, sizeof r);
+        r.block_tag = tag;
+    }
+    std::uint64_t sig = mix(0, reinterpret_cast<std::uintptr_t>(pc));
+    if (regs) {
+        for (int i = 0; i < 6; i++)
+            sig = mix(sig, regs[i]);
+        /* above the saved registers: the entry's return address, then the
+         * hook's frame (if any) and the kernel's; up to 256 bytes, within
+         * the page (a fiber stack's top ends its mapping: the kernel's frame
+         * may lie just below it) */
+        const std::uint64_t *frame = regs + 7;
+        const std::uintptr_t page_end = (reinterpret_cast<std::uintptr_t>(frame) | 4095u) + 1;
+        const std::size_t words = std::min<std::size_t>(32, (page_end - reinterpret_cast<std::uintptr_t>(frame)) / 8);
+        for (std::size_t i = 0; i < words; i++)
+            sig = mix(sig, frame[i]);
+    }
+    bool seen = false;
+    for (std::uint64_t old : r.sigs)
+        seen = seen || (old == sig && sig != 0);
+    if (!seen) {
+        r.sigs[r.next++ & 3] = sig;
+        r.since_ns = 0;
+        watch_progress++;
+    } else {
+        const std::uint64_t now = monotonic_ns();
+        const std::uint64_t blocks = w->grid->next_block.load(std::memory_order_relaxed);
+        r.checks++;
+        if (r.since_ns == 0 || r.blocks_seen != blocks || r.progress_seen != watch_progress ||
+            r.live_seen != b.live) {
+            r.since_ns = now;
+            r.blocks_seen = blocks;
+            r.progress_seen = watch_progress;
+            r.live_seen = b.live;
+            r.checks = 0;
+        } else {
+            const double limit = spin_limit_s();
+            const double waited = static_cast<double>(now - r.since_ns) * 1e-9;
+            if (waited >= limit) {
+                char where[512];
+                describe_code_address(pc, where, sizeof where);
+                const unsigned others = b.live - 1;
+                fail_thread(w, cudaErrorLaunchFailure,
+                            "spins without end at %s: the thread ran for %.1f s without a wait, in a loop "
+                            "whose state (registers and stack frame) repeats, while %s (a loop on a plain "
+                            "or volatile load of a flag that no thread sets?). This hangs a GPU too. The "
+                            "emulator lets the other threads of the block run while one spins; "
+                            "SIMTLAB_EMU_SPIN_LIMIT_S (now %g) is how long it waits; raise it if this is "
+                            "a long computation",
+                            where, waited,
+                            others == 0 ? "no other thread of the block is left to end it"
+                            : b.ready_count == 0 && b.next_start == b.n
+                                ? "every other thread of the block waits (a barrier or a warp operation) "
+                                  "or has exited"
+                                : "the other threads of the block ran in between without a new state",
+                            limit);
+            }
+        }
+    }
+    /* Hand the worker to the next runnable thread (spin_slow). */
+    void *target;
+    if (b.ready_count) {
+        target = pop_ready(w);
+        make_ready(b, tid);
+    } else if (b.next_start < b.n) {
+        make_ready(b, tid);
+        target = fresh_runner(w);
+    } else {
+        return;
+    }
+    detail::switch_from(w, b, tid, target);
+}
+
 namespace engine {
 
 static std::uint64_t next_random(worker *w)
@@ -510,6 +648,7 @@ void begin_block(worker *w, std::uint64_t linear)
         std::memset(b.coalescing, 0, sizeof b.coalescing);
     }
     b.epoch++;
+    w->no_yield = false; /* a warp operation's function that failed the last block left it set */
     b.slots_used = false;
     std::memset(b.exited, 0, b.n);
     std::memset(b.spins_store, 0, b.n * sizeof b.spins_store[0]);

@@ -58,12 +58,51 @@ using namespace simtlab_emu;
 using namespace simtlab_emu::profile;
 
 extern "C" {
+extern __thread int simtlab_emu_spin_countdown;                          /* engine_block.cpp */
+void simtlab_emu_spin_watch_slow(void *pc, const std::uint64_t *regs); /* engine_block.cpp */
+void simtlab_emu_spin_watch_entry(void *pc);
+}
 
-void __sanitizer_cov_trace_pc(void)
+/* simtlab_emu_spin_watch_entry(pc): calls the slow path with the caller's
+ * callee-saved registers (rbx, rbp, r12-r15), saved before any compiled
+ * code can touch them, and above them the stack of the hook's caller: the
+ * state by which the watch tells a spin from a computation. */
+#if defined(__x86_64__)
+__asm__(".text\n"
+        ".globl simtlab_emu_spin_watch_entry\n"
+        ".hidden simtlab_emu_spin_watch_entry\n"
+        ".type simtlab_emu_spin_watch_entry, @function\n"
+        "simtlab_emu_spin_watch_entry:\n"
+        "  .cfi_startproc\n"
+        "  subq $56, %rsp\n"
+        "  .cfi_adjust_cfa_offset 56\n"
+        "  movq %rbx, 0(%rsp)\n"
+        "  movq %rbp, 8(%rsp)\n"
+        "  movq %r12, 16(%rsp)\n"
+        "  movq %r13, 24(%rsp)\n"
+        "  movq %r14, 32(%rsp)\n"
+        "  movq %r15, 40(%rsp)\n"
+        "  movq %rsp, %rsi\n"
+        "  call simtlab_emu_spin_watch_slow@PLT\n"
+        "  addq $56, %rsp\n"
+        "  .cfi_adjust_cfa_offset -56\n"
+        "  ret\n"
+        "  .cfi_endproc\n"
+        ".size simtlab_emu_spin_watch_entry, .-simtlab_emu_spin_watch_entry\n");
+#else
+extern "C" void simtlab_emu_spin_watch_entry(void *pc)
 {
-    worker_state *const s = active;
-    if (__builtin_expect(s == nullptr, 1))
-        return;
+    simtlab_emu_spin_watch_slow(pc, nullptr);
+}
+#endif
+
+extern "C" {
+
+/* The SIMT counters' part of the hook, out of line: the hook itself keeps
+ * nothing in a callee-saved register, so that the spin watch's entry below
+ * sees the kernel's. */
+static __attribute__((noinline)) void count_basic_block(worker_state *s, void *ret)
+{
     if (s->settle) {
         s->settle = false;
         s->obs->basic_block(s->obs->ctx);
@@ -71,8 +110,20 @@ void __sanitizer_cov_trace_pc(void)
     if (!s->collect)
         return;
     const unsigned tid = detail::current_worker->cur_tid;
-    s->lanes[tid].push_back(
-        event{0, site_of(*s, reinterpret_cast<std::uintptr_t>(__builtin_return_address(0))), 0, ev_block, 0});
+    s->lanes[tid].push_back(event{0, site_of(*s, reinterpret_cast<std::uintptr_t>(ret)), 0, ev_block, 0});
+}
+
+/* Every basic block of a kernel built with trace-pc (the counters' builds
+ * and the spin watch's, SIMTLAB_EMU_SPIN_BUILD): one countdown, and every
+ * detail::spin_watch_period blocks the spin watch (engine_block.cpp),
+ * which lets the block's other threads run. */
+void __sanitizer_cov_trace_pc(void)
+{
+    worker_state *const s = active;
+    if (__builtin_expect(s != nullptr, 0))
+        count_basic_block(s, __builtin_return_address(0));
+    if (__builtin_expect(--simtlab_emu_spin_countdown < 0, 0))
+        simtlab_emu_spin_watch_entry(__builtin_return_address(0));
 }
 
 #define SIMTLAB_EMU_ACCESS_HOOKS(n)                                                                      \
@@ -154,6 +205,21 @@ void simtlab_emu::detail::profile_thread_exit()
 int simtlab_emu::detail::sync_block_uninstrumented(sync_mode mode, int predicate, here where)
 {
     return sync_block(mode, predicate, where);
+}
+
+/* warp_collective out of line (engine.hpp): a warp operation's function
+ * runs, on the last lane to arrive, for every lane of the mask; the spin
+ * watch must not switch threads inside it. */
+void simtlab_emu::detail::warp_collective_uninstrumented(unsigned mask, void *lane_data, warp_fn fn, void *ctx,
+                                                         const char *op, here where)
+{
+    worker_hot *const w = current_worker;
+    const bool held = w->no_yield;
+    w->no_yield = true;
+    const wait_switch s = warp_arrive(mask, lane_data, fn, ctx, op, where);
+    w->no_yield = held;
+    if (s.tid != ~0u)
+        switch_from(current_worker, *current_worker->hot, s.tid, s.target);
 }
 
 void *simtlab_emu::detail::shared_lookup_uninstrumented(void *const *key, std::size_t bytes, std::size_t align,

@@ -102,6 +102,7 @@ typedef struct options {
     bool compile_only;
     bool verbose;
     bool profile; /* --profile: the SIMT counters (emu/README.md) */
+    bool no_spin_watch; /* --no-spin-watch: kernels without the spin watch */
 } options;
 
 static void usage(FILE *to)
@@ -116,7 +117,10 @@ static void usage(FILE *to)
           "command), -I -D -U, -O*, -g, -W*, -f*, -std=c.. (.c) or -std=c++.. (C++, 17 or\n"
           "later), -L, -l, -Wl,...\n"
           "  --profile  model what a GPU would do (SIMT efficiency, coalescing, bank\n"
-          "             conflicts) as the program runs; print it per kernel at exit\n",
+          "             conflicts) as the program runs; print it per kernel at exit\n"
+          "  --no-spin-watch  leave out the spin watch (a thread spinning on a volatile\n"
+          "             flag lets the others run; a spin without end fails the launch):\n"
+          "             faster kernels, but such a spin hangs\n",
           to);
 }
 
@@ -235,6 +239,8 @@ static int parse_one(options *o, int argc, char **argv, int *i)
         o->compile_only = true;
     } else if (strcmp(a, "-v") == 0) {
         o->verbose = true;
+    } else if (strcmp(a, "--no-spin-watch") == 0) {
+        o->no_spin_watch = true;
     } else if (strcmp(a, "--profile") == 0) {
         o->profile = true;
     } else if (strncmp(a, "-I", 2) == 0 || strncmp(a, "-D", 2) == 0 || strncmp(a, "-U", 2) == 0) {
@@ -441,6 +447,31 @@ static void push_profile_flags(argvec *cmd, const options *o)
         av_push(cmd, "-g");
 }
 
+/* The spin watch (issue 16; SIMTLAB_EMU_SPIN_FLAGS in SimtlabEmu.cmake): a
+ * thread that spins on a volatile load lets the others of its block run,
+ * and a spin that can never end fails the launch naming its line. It costs
+ * about 2x on kernels that do little per thread (emu/README.md, "How a
+ * block runs"); --no-spin-watch leaves it out. */
+static bool spin_watch_wanted(const options *o)
+{
+    if (o->no_spin_watch)
+        return false;
+#ifdef SLCC_RUNTIME_SANITIZE
+    if (SLCC_RUNTIME_SANITIZE[0]) /* an ASan runtime has hooks of the same names */
+        return false;
+#endif
+    for (size_t k = 0; k < o->codegen.n; k++)
+        if (strncmp(o->codegen.v[k], "-fsanitize", 10) == 0)
+            return false;
+    return true;
+}
+
+static void push_spin_watch_flags(argvec *cmd)
+{
+    av_push(cmd, "-fsanitize-coverage=trace-pc");
+    av_push(cmd, "-DSIMTLAB_EMU_SPIN_BUILD=1");
+}
+
 /* What slrewrite needs to follow the user's own headers into the rewrite:
  * the -I directories, and the emulator's, whose headers it never follows. */
 static void push_rewriter_include_dirs(argvec *cmd, const options *o)
@@ -484,6 +515,8 @@ static int compile_cu(const options *o, workdir *w, size_t index, const char *cu
     av_push_all(&cmd, &o->codegen);
     if (o->profile)
         push_profile_flags(&cmd, o);
+    else if (spin_watch_wanted(o))
+        push_spin_watch_flags(&cmd);
     av_push(&cmd, "-x");
     av_push(&cmd, "c++");
     av_push(&cmd, "-c");

@@ -43,6 +43,15 @@ extern __thread const uint3 gridDim;
 extern "C" void simtlab_emu_profile_atomic_end(void); /* profile_build.hpp */
 #endif
 
+/* Kernels compiled with -fsanitize-coverage=trace-pc (the SIMT counters'
+ * SIMTLAB_EMU_PROFILE_BUILD, and the spin watch's SIMTLAB_EMU_SPIN_BUILD:
+ * emu/src/profile_hooks.cpp) call the engine out of line: GCC instruments
+ * after inlining, and the hook, which may switch threads (a spin on a
+ * volatile load, issue 16), must never run inside the engine's own code. */
+#if defined(SIMTLAB_EMU_PROFILE_BUILD) || defined(SIMTLAB_EMU_SPIN_BUILD)
+#define SIMTLAB_EMU_ENGINE_OUT_OF_LINE 1
+#endif
+
 namespace simtlab_emu {
 
 /* Where a device operation was called from, for diagnostics. */
@@ -227,6 +236,8 @@ struct worker_hot {
     unsigned cur_tid; /* linear id of the CUDA thread running now */
     bool in_block;    /* fibers of a block are running */
     bool failed;      /* the current block failed */
+    bool no_yield;    /* the spin watch must not switch threads now (a warp
+                       * operation's function runs for every lane) */
 };
 
 /* The calling OS thread's worker; &host_worker (never in a block) in host
@@ -329,6 +340,10 @@ wait_switch warp_arrive(unsigned mask, void *lane_data, warp_fn fn, void *ctx, c
  * seconds (default 5) while nothing else of the grid progresses fails the
  * launch, naming the line, instead of hanging. */
 void spin_slow(spin_rec &r, here where);
+/* Kernels built with trace-pc (SIMTLAB_EMU_ENGINE_OUT_OF_LINE) also let the
+ * others run every this many basic blocks without a wait: a spin on a plain
+ * or volatile load (engine_block.cpp, the spin watch). */
+constexpr int spin_watch_period = 1 << 16;
 void spin_note_uninstrumented(const void *addr, std::uint64_t value, here where);
 /* The bookkeeping itself, shared by the inline path and the out-of-line one. */
 SIMTLAB_EMU_ALWAYS_INLINE inline void spin_note_record(const void *addr, std::uint64_t value, here where)
@@ -355,6 +370,8 @@ SIMTLAB_EMU_ALWAYS_INLINE inline void spin_note(const void *addr, std::uint64_t 
      * Out of line: the counters must not see the engine's branches. */
     simtlab_emu_profile_atomic_end();
     spin_note_uninstrumented(addr, value, where);
+#elif defined(SIMTLAB_EMU_SPIN_BUILD)
+    spin_note_uninstrumented(addr, value, where);
 #else
     spin_note_record(addr, value, where);
 #endif
@@ -365,6 +382,8 @@ SIMTLAB_EMU_ALWAYS_INLINE inline void spin_note(const void *addr, std::uint64_t 
  * shared_var, so that the engine's own branches are not counted as the
  * kernel's. */
 int sync_block_uninstrumented(sync_mode mode, int predicate, here where);
+void warp_collective_uninstrumented(unsigned mask, void *lane_data, warp_fn fn, void *ctx, const char *op,
+                                    here where);
 void *shared_lookup_uninstrumented(void *const *key, std::size_t bytes, std::size_t align, here where);
 /* A kernel's body begins (the counters forget what the wrapper that calls
  * it did), and a CUDA thread's kernel returned (they ignore what follows). */
@@ -377,7 +396,7 @@ template <class T, class Tag>
 inline T &shared_var(Tag, here where)
 {
     static void *const key = nullptr; /* its address identifies the site */
-#ifdef SIMTLAB_EMU_PROFILE_BUILD
+#ifdef SIMTLAB_EMU_ENGINE_OUT_OF_LINE
     return *static_cast<T *>(detail::shared_lookup_uninstrumented(&key, sizeof(T), alignof(T), where));
 #endif
     detail::worker_hot *const w = detail::current_worker;
@@ -388,7 +407,7 @@ inline T &shared_var(Tag, here where)
 
 SIMTLAB_EMU_ALWAYS_INLINE inline int sync_block(sync_mode mode, int predicate, here where)
 {
-#ifdef SIMTLAB_EMU_PROFILE_BUILD
+#ifdef SIMTLAB_EMU_ENGINE_OUT_OF_LINE
     return detail::sync_block_uninstrumented(mode, predicate, where);
 #endif
     detail::worker_hot *const w = detail::current_worker;
@@ -417,6 +436,10 @@ SIMTLAB_EMU_ALWAYS_INLINE inline int sync_block(sync_mode mode, int predicate, h
 SIMTLAB_EMU_ALWAYS_INLINE inline void warp_collective(unsigned mask, void *lane_data, warp_fn fn, void *ctx,
                                                       const char *op, here where)
 {
+#ifdef SIMTLAB_EMU_ENGINE_OUT_OF_LINE
+    detail::warp_collective_uninstrumented(mask, lane_data, fn, ctx, op, where);
+    return;
+#endif
     const detail::wait_switch s = detail::warp_arrive(mask, lane_data, fn, ctx, op, where);
     if (s.tid != ~0u)
         detail::switch_from(detail::current_worker, *detail::current_worker->hot, s.tid, s.target);

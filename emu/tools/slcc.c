@@ -466,10 +466,16 @@ static bool spin_watch_wanted(const options *o)
     return true;
 }
 
-static void push_spin_watch_flags(argvec *cmd)
+static void push_spin_watch_flags(argvec *cmd, const options *o)
 {
     av_push(cmd, "-fsanitize-coverage=trace-pc");
     av_push(cmd, "-DSIMTLAB_EMU_SPIN_BUILD=1");
+    /* line tables, for the line a spin without end is reported at */
+    bool has_g = false;
+    for (size_t k = 0; k < o->codegen.n; k++)
+        has_g |= strncmp(o->codegen.v[k], "-g", 2) == 0;
+    if (!has_g)
+        av_push(cmd, "-g1");
 }
 
 /* What slrewrite needs to follow the user's own headers into the rewrite:
@@ -516,7 +522,7 @@ static int compile_cu(const options *o, workdir *w, size_t index, const char *cu
     if (o->profile)
         push_profile_flags(&cmd, o);
     else if (spin_watch_wanted(o))
-        push_spin_watch_flags(&cmd);
+        push_spin_watch_flags(&cmd, o);
     av_push(&cmd, "-x");
     av_push(&cmd, "c++");
     av_push(&cmd, "-c");

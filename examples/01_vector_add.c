@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "simtlab/simtlab.h"
 
@@ -18,12 +19,15 @@ int main(int argc, char **argv)
     long long n_arg, version, block;
     /* Range checks beyond "a number >= 0" are the library's: its message
      * names the argument and the allowed values. */
-    if (!sl_arg_ll(argc, argv, 1, 1 << 24, 0, (long long)(SIZE_MAX / sizeof(double)), &n_arg) ||
+    /* --help or -h: the usage on stdout, exit 0; a bad argument: on stderr, exit 2. */
+    int help = argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0);
+    if (help || !sl_arg_ll(argc, argv, 1, 1 << 24, 0, (long long)(SIZE_MAX / sizeof(double)), &n_arg) ||
         !sl_arg_ll(argc, argv, 2, 3, 0, INT_MAX, &version) ||
         !sl_arg_ll(argc, argv, 3, 256, 0, INT_MAX, &block)) {
-        fprintf(stderr, "usage: %s [n] [version 1-%d] [threads per block]\n", argv[0],
+        fprintf(help ? stdout : stderr, "usage: %s [n] [version 1-%d] [threads per block]\n"
+                "       defaults: 16777216 (2^24) 3 256\n", argv[0],
                 sl_vector_add_version_count());
-        return 2;
+        return help ? 0 : 2;
     }
     uint64_t seed = 0;
     if (sl_seed_from_env(&seed) != SL_OK) {

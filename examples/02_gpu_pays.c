@@ -48,9 +48,11 @@ static int same(const float *a, const float *b, size_t n) { return memcmp(a, b, 
 int main(int argc, char **argv)
 {
     long long n_arg;
-    if (!sl_arg_ll(argc, argv, 1, 1 << 22, 1, 1LL << 28, &n_arg)) {
-        fprintf(stderr, "usage: %s [n, 1 .. 2^28]\n", argv[0]);
-        return 2;
+    /* --help or -h: the usage on stdout, exit 0; a bad argument: on stderr, exit 2. */
+    int help = argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0);
+    if (help || !sl_arg_ll(argc, argv, 1, 1 << 22, 1, 1LL << 28, &n_arg)) {
+        fprintf(help ? stdout : stderr, "usage: %s [n, 1 .. 2^28]\n       default: 4194304 (2^22)\n", argv[0]);
+        return help ? 0 : 2;
     }
     size_t n = (size_t)n_arg, bytes = n * sizeof(float);
     int emulated = sl_backend_is_emulator();

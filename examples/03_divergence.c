@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "simtlab/simtlab.h"
 
@@ -56,11 +57,14 @@ static void show_warps(const sl_divergence_warp *w, size_t count, int on_gpu)
 int main(int argc, char **argv)
 {
     long long version, k, n_arg, show;
-    if (!sl_arg_ll(argc, argv, 1, 1, 0, 1000, &version) || !sl_arg_ll(argc, argv, 2, 4, 0, 1000, &k) ||
+    /* --help or -h: the usage on stdout, exit 0; a bad argument: on stderr, exit 2. */
+    int help = argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0);
+    if (help || !sl_arg_ll(argc, argv, 1, 1, 0, 1000, &version) || !sl_arg_ll(argc, argv, 2, 4, 0, 1000, &k) ||
         !sl_arg_ll(argc, argv, 3, 4096, 1, 1LL << 32, &n_arg) || !sl_arg_ll(argc, argv, 4, 8, 1, 1024, &show)) {
-        fprintf(stderr, "usage: %s [version 1-%d] [k 1-32] [n] [warps to show]\n", argv[0],
+        fprintf(help ? stdout : stderr, "usage: %s [version 1-%d] [k 1-32] [n] [warps to show]\n"
+                "       defaults: 1 4 4096 8\n", argv[0],
                 sl_divergence_version_count());
-        return 2;
+        return help ? 0 : 2;
     }
     size_t n = (size_t)n_arg;
     uint32_t *x = malloc(n * 4), *out = malloc(n * 4), *want = malloc(n * 4);

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "simtlab/simtlab.h"
 
@@ -35,10 +36,13 @@ static void print_phases(const sl_report *r, double flops)
 int main(int argc, char **argv)
 {
     long long m, n, k, version;
-    if (!sl_arg_ll(argc, argv, 1, 512, 0, INT_MAX, &m) || !sl_arg_ll(argc, argv, 2, 512, 0, INT_MAX, &n) ||
+    /* --help or -h: the usage on stdout, exit 0; a bad argument: on stderr, exit 2. */
+    int help = argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0);
+    if (help || !sl_arg_ll(argc, argv, 1, 512, 0, INT_MAX, &m) || !sl_arg_ll(argc, argv, 2, 512, 0, INT_MAX, &n) ||
         !sl_arg_ll(argc, argv, 3, 512, 0, INT_MAX, &k) || !sl_arg_ll(argc, argv, 4, 7, 0, INT_MAX, &version)) {
-        fprintf(stderr, "usage: %s [m] [n] [k] [version 1-%d]\n", argv[0], sl_sgemm_version_count());
-        return 2;
+        fprintf(help ? stdout : stderr, "usage: %s [m] [n] [k] [version 1-%d]\n       defaults: 512 512 512 7\n", argv[0],
+                sl_sgemm_version_count());
+        return help ? 0 : 2;
     }
     uint64_t seed = 0;
     if (sl_seed_from_env(&seed) != SL_OK) {

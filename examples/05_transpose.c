@@ -10,16 +10,20 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "simtlab/simtlab.h"
 
 int main(int argc, char **argv)
 {
     long long rows, cols, version;
-    if (!sl_arg_ll(argc, argv, 1, 4096, 0, INT_MAX, &rows) || !sl_arg_ll(argc, argv, 2, 4096, 0, INT_MAX, &cols) ||
+    /* --help or -h: the usage on stdout, exit 0; a bad argument: on stderr, exit 2. */
+    int help = argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0);
+    if (help || !sl_arg_ll(argc, argv, 1, 4096, 0, INT_MAX, &rows) || !sl_arg_ll(argc, argv, 2, 4096, 0, INT_MAX, &cols) ||
         !sl_arg_ll(argc, argv, 3, 4, 0, INT_MAX, &version)) {
-        fprintf(stderr, "usage: %s [rows] [cols] [version 1-%d]\n", argv[0], sl_transpose_version_count());
-        return 2;
+        fprintf(help ? stdout : stderr, "usage: %s [rows] [cols] [version 1-%d]\n       defaults: 4096 4096 4\n", argv[0],
+                sl_transpose_version_count());
+        return help ? 0 : 2;
     }
     uint64_t seed = 0;
     if (sl_seed_from_env(&seed) != SL_OK) {

@@ -15,13 +15,15 @@
 
 #include "simtlab/simtlab.h"
 
-static int usage(const char *prog)
+/* On stdout with exit 0 for --help or -h, on stderr with exit 2 otherwise. */
+static int usage(const char *prog, int help)
 {
-    fprintf(stderr, "usage: %s CASE\n\nCASE is one of:\n", prog);
+    FILE *f = help ? stdout : stderr;
+    fprintf(f, "usage: %s CASE\n\nCASE is one of:\n", prog);
     for (int c = 0; c < SL_ERRORS_CASE_COUNT; c++)
-        fprintf(stderr, "  %-10s %s\n", sl_errors_case_name((sl_errors_case)c),
+        fprintf(f, "  %-10s %s\n", sl_errors_case_name((sl_errors_case)c),
                 sl_errors_case_mistake((sl_errors_case)c));
-    return 2;
+    return help ? 0 : 2;
 }
 
 /* What to look at next, for each case, on this backend. */
@@ -85,9 +87,10 @@ static void next_steps(sl_errors_case c, int emu, const sl_errors_outcome *o)
 int main(int argc, char **argv)
 {
     sl_errors_case c;
+    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) return usage(argv[0], 1);
     if (argc != 2 || sl_errors_case_parse(argv[1], &c) != SL_OK) {
         if (argc == 2) fprintf(stderr, "%s\n", sl_last_error());
-        return usage(argv[0]);
+        return usage(argv[0], 0);
     }
     /* Line by line, so that the emulator's lines on stderr come where they
      * happen among ours when both go to one terminal or file. */

@@ -10,8 +10,9 @@
  *   OCCUPANCY_PCT   resident warps over the 64 possible, in percent;
  *   LIMIT           what stops one more block: 'r' registers, 's' shared
  *                   memory, 't' threads (warps), 'b' the block limit.
- * The program works the same rules and says where you went wrong. Then:
- * what would 32 registers per thread give, and what would limit it? */
+ * The program holds only the answers' hashes (so that they are not in
+ * view) and says which answer is wrong, with a hint. Then: what would 32
+ * registers per thread give, and what would limit it? */
 #include "../common/ex_check.h"
 
 #ifdef SOLUTION
@@ -29,37 +30,40 @@
 #define LIMIT '?'       /* FIXME */
 #endif
 
+/* FNV-1a of "question:answer" (a character answer as its code): the check
+ * knows the hash, not the answer. */
+#define HASH_BLOCKS_PER_SM 0x7501d02eul
+#define HASH_OCCUPANCY_PCT 0x6ad8a359ul
+#define HASH_LIMIT 0x2ba13e6cul
+
+static unsigned long fnv1a(const char *name, int answer)
+{
+    char text[64];
+    snprintf(text, sizeof text, "%s:%d", name, answer);
+    unsigned long h = 2166136261u;
+    for (const char *p = text; *p; p++) h = ((h ^ (unsigned char)*p) * 16777619u) & 0xffffffffu;
+    return h;
+}
+
 int main(void)
 {
-    const int regs = 64, threads = 256, smem_kb = 16;
-    const int warps = threads / 32;
-    int regs_per_warp = (regs * 32 + 255) / 256 * 256;
-    int by_regs = 65536 / (regs_per_warp * warps);
-    int by_threads = 2048 / threads;
-    int by_smem = 164 / (smem_kb + 1);
-    int by_blocks = 32;
-    int blocks = by_regs;
-    char limit = 'r';
-    if (by_smem < blocks) blocks = by_smem, limit = 's';
-    if (by_threads < blocks) blocks = by_threads, limit = 't';
-    if (by_blocks < blocks) blocks = by_blocks, limit = 'b';
-    int pct = blocks * warps * 100 / 64;
     int wrong = 0;
-    if (BLOCKS_PER_SM != blocks) {
+    if (fnv1a("BLOCKS_PER_SM", BLOCKS_PER_SM) != HASH_BLOCKS_PER_SM) {
         printf("WRONG: blocks per SM: your answer %d is not what the rules give: work out what each limit "
                "alone allows (registers, threads, shared memory with its reserved KB, the block limit) and "
                "take the smallest\n", BLOCKS_PER_SM);
         wrong = 1;
     }
-    if (OCCUPANCY_PCT != pct) {
-        printf("WRONG: occupancy: your answer %d%% is not the resident warps (blocks per SM x %d warps) over "
-               "the 64 an SM holds\n", OCCUPANCY_PCT, warps);
+    if (fnv1a("OCCUPANCY_PCT", OCCUPANCY_PCT) != HASH_OCCUPANCY_PCT) {
+        printf("WRONG: occupancy: your answer %d%% is not the resident warps (blocks per SM x 8 warps of "
+               "256 threads) over the 64 an SM holds\n", OCCUPANCY_PCT);
         wrong = 1;
     }
-    if (LIMIT != limit) {
+    if (fnv1a("LIMIT", LIMIT) != HASH_LIMIT) {
         printf("WRONG: limit: your answer '%c' is not the resource that runs out first\n", LIMIT);
         wrong = 1;
     }
-    if (!wrong) printf("correct: %d blocks per SM, %d%% occupancy, limited by '%c'\n", blocks, pct, limit);
+    if (!wrong)
+        printf("correct: %d blocks per SM, %d%% occupancy, limited by '%c'\n", BLOCKS_PER_SM, OCCUPANCY_PCT, LIMIT);
     return wrong;
 }

@@ -18,8 +18,9 @@
  * at which the GPU is faster than the CPU (-1: never, at any n):
  *   KERNEL_ONLY_LOG2  the kernel alone, data already on the device;
  *   WITH_COPIES_LOG2  with both copies.
- * The program checks your answers against the model and says why. Then
- * compare with what `make bench CH=02` measures (on a GPU machine). */
+ * The program holds only the answers' hashes (so that they are not in
+ * view) and says which answer is wrong, with a hint. Then compare with
+ * what `make bench CH=02` measures (on a GPU machine). */
 #include "../common/ex_check.h"
 
 #ifdef SOLUTION
@@ -34,45 +35,36 @@
 #define WITH_COPIES_LOG2 0 /* FIXME */
 #endif
 
-static const double cpu_gbs = 60.0, gpu_gbs = 1000.0, bus_gbs = 32.0, launch_s = 5e-6;
+/* FNV-1a of "question:answer": the check knows the hash, not the answer. */
+#define HASH_KERNEL_ONLY_LOG2 0x15ecd290ul
+#define HASH_WITH_COPIES_LOG2 0xdc0be0a0ul
 
-static double cpu_s(double n) { return 12.0 * n / (cpu_gbs * 1e9); }
-static double kernel_s(double n) { return launch_s + 12.0 * n / (gpu_gbs * 1e9); }
-static double copies_s(double n) { return kernel_s(n) + 12.0 * n / (bus_gbs * 1e9); }
-
-/* The model's answer: the first 2^p (p <= 40) from which the GPU stays faster. */
-static int model_crossover(double (*gpu)(double))
+static unsigned long fnv1a(const char *name, int answer)
 {
-    int from = -1;
-    for (int p = 0; p <= 40; p++) {
-        double n = (double)(1ULL << p);
-        if (gpu(n) < cpu_s(n)) {
-            if (from < 0) from = p;
-        } else {
-            from = -1;
-        }
-    }
-    return from;
+    char text[64];
+    snprintf(text, sizeof text, "%s:%d", name, answer);
+    unsigned long h = 2166136261u;
+    for (const char *p = text; *p; p++) h = ((h ^ (unsigned char)*p) * 16777619u) & 0xffffffffu;
+    return h;
 }
 
-static int check(const char *what, int answer, int want)
+static int check(const char *what, const char *name, int answer, unsigned long want, const char *hint)
 {
-    if (answer == want) {
-        printf("%s: correct (%s)\n", what, want < 0 ? "never" : "2^p as you said");
+    if (fnv1a(name, answer) == want) {
+        printf("%s: correct (%s)\n", what, answer < 0 ? "never" : "2^p as you said");
         return 0;
     }
-    printf("WRONG: %s: your answer %d is not the model's. ", what, answer);
-    if (want < 0)
-        printf("Compare the bus alone, 12n / %.0f GB/s, with the CPU's 12n / %.0f GB/s.\n", bus_gbs, cpu_gbs);
-    else
-        printf("Solve 5 us + 12n / %.0f GB/s < 12n / %.0f GB/s for n.\n", gpu_gbs, cpu_gbs);
+    printf("WRONG: %s: your answer %d is not the model's. %s\n", what, answer, hint);
     return 1;
 }
 
 int main(void)
 {
-    int wrong = check("kernel alone", KERNEL_ONLY_LOG2, model_crossover(kernel_s));
-    wrong += check("with copies ", WITH_COPIES_LOG2, model_crossover(copies_s));
+    int wrong = check("kernel alone", "KERNEL_ONLY_LOG2", KERNEL_ONLY_LOG2, HASH_KERNEL_ONLY_LOG2,
+                      "Solve 5 us + 12n / 1000 GB/s < 12n / 60 GB/s for n, then take the first power of two "
+                      "above it.");
+    wrong += check("with copies ", "WITH_COPIES_LOG2", WITH_COPIES_LOG2, HASH_WITH_COPIES_LOG2,
+                   "Add the bus, 12n / 32 GB/s, to the kernel's time and compare with the CPU's 12n / 60 GB/s.");
     if (!wrong)
         printf("correct: both crossovers\n");
     return wrong ? 1 : 0;

@@ -90,7 +90,7 @@ add_custom_target(examples DEPENDS ${SIMTLAB_EXAMPLE_TARGETS})
 # ---- tests: tests/test_core.c (the shared core) and tests/test_NN_*.c (one
 # per chapter), under the emulator always, on the GPU where built
 file(GLOB SIMTLAB_TESTS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tests/test_core.c
-     ${PROJECT_SOURCE_DIR}/tests/test_[0-9][0-9]_*.c)
+     ${PROJECT_SOURCE_DIR}/tests/test_core_api_walk.c ${PROJECT_SOURCE_DIR}/tests/test_[0-9][0-9]_*.c)
 foreach(src IN LISTS SIMTLAB_TESTS)
   get_filename_component(name "${src}" NAME_WE)
   add_executable(${name}_emu ${src} ${PROJECT_SOURCE_DIR}/tests/sl_test.c)
@@ -99,7 +99,9 @@ foreach(src IN LISTS SIMTLAB_TESTS)
   set_target_properties(${name}_emu PROPERTIES LINKER_LANGUAGE CXX)
   add_test(NAME emu.${name} COMMAND ${name}_emu --verbose=0 -j2)
   set_tests_properties(emu.${name} PROPERTIES LABELS "emu;chapter" TIMEOUT 600)
-  if(SIMTLAB_HAVE_CUDA)
+  # the walk of bad arguments (issue 16) is checked under the emulator only:
+  # its CUDA flavour has not yet been run on a GPU or on a machine without one
+  if(SIMTLAB_HAVE_CUDA AND NOT name STREQUAL "test_core_api_walk")
     add_executable(${name}_cuda ${src} ${PROJECT_SOURCE_DIR}/tests/sl_test.c)
     target_include_directories(${name}_cuda PRIVATE ${PROJECT_SOURCE_DIR}/tests ${PROJECT_SOURCE_DIR}/kernels)
     target_link_libraries(${name}_cuda PRIVATE simtlab_cuda PkgConfig::CRITERION m)
@@ -197,6 +199,13 @@ target_link_libraries(test_core_bench_emu PRIVATE simtlab_emu PkgConfig::CRITERI
 set_target_properties(test_core_bench_emu PROPERTIES LINKER_LANGUAGE CXX)
 add_test(NAME emu.test_core_bench COMMAND test_core_bench_emu --verbose=0 -j2)
 set_tests_properties(emu.test_core_bench PROPERTIES LABELS "emu;core" TIMEOUT 120)
+# Issue 16: every sl_ function a public header declares is in the walk of bad
+# arguments (tests/test_core_api_walk.c), so the walk cannot go stale.
+if(SIMTLAB_PYTHON3)
+  add_test(NAME core.api_walk_coverage
+           COMMAND ${SIMTLAB_PYTHON3} ${PROJECT_SOURCE_DIR}/tests/api_walk_coverage.py ${PROJECT_SOURCE_DIR})
+  set_tests_properties(core.api_walk_coverage PROPERTIES LABELS core TIMEOUT 60)
+endif()
 # scripts/gpu-check.sh --dry-run: it finds its tools, or says what is missing.
 add_test(NAME core.gpu_check_dry_run COMMAND bash ${PROJECT_SOURCE_DIR}/scripts/gpu-check.sh --dry-run
          WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})

@@ -134,6 +134,10 @@ sl_status sl_pays_device(sl_pays_op op, float alpha, const float *x, const float
     *kernel_ms = 0.0;
     sl_status st = check_op("sl_pays_device", op, x, y, out, n, &bytes);
     if (st != SL_OK || n == 0) return st;
+    if ((st = sl_check_device_buffer("sl_pays_device", "x", x, sizeof *x)) != SL_OK ||
+        (st = sl_check_device_buffer("sl_pays_device", "y", y, sizeof *y)) != SL_OK ||
+        (st = sl_check_device_buffer("sl_pays_device", "out", out, sizeof *out)) != SL_OK)
+        return st;
     sl_event_timer timer;
     if ((st = sl_event_timer_create(&timer)) != SL_OK) return st;
     if ((st = sl_event_timer_start(&timer)) != SL_OK) goto cleanup;

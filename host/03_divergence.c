@@ -367,8 +367,8 @@ sl_status sl_divergence_warps(const uint32_t *x, size_t n, const sl_divergence_p
     if (st != SL_OK) return st;
     size_t warps = (c.threads + 31) / 32;
     if (count == 0 || first >= warps || count > warps - first)
-        return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: warps %zu .. %zu asked for, the call has %zu (0 .. %zu)", fn,
-                       first, first + count - 1, warps, warps - 1);
+        return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: first = %zu, count = %zu: warps %zu .. %zu asked for, the call "
+                       "has %zu (0 .. %zu)", fn, first, count, first, first + count - 1, warps, warps - 1);
     memset(warp, 0, count * sizeof *warp);
     size_t launched = (c.threads + (size_t)c.plan.block - 1) / (size_t)c.plan.block * (size_t)c.plan.block / 32;
     long long *clocks = malloc(2 * count * sizeof *clocks), *d_clocks = NULL;

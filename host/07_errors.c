@@ -60,6 +60,9 @@ sl_status sl_errors_case_parse(const char *name, sl_errors_case *out)
 
 int sl_errors_image_runs(int sm, int ptx, int major, int minor)
 {
+    /* it returns the answer, not a status: what is not an architecture, a
+     * flag or a capability runs nothing */
+    if (sm < 10 || (ptx != 0 && ptx != 1) || major < 1 || minor < 0 || minor > 9) return 0;
     int cc = major * 10 + minor;
     if (ptx) return cc >= sm;
     return major == sm / 10 && minor >= sm % 10;

@@ -6,8 +6,8 @@
 
 int sl_arg_ll(int argc, char **argv, int i, long long fallback, long long min, long long max, long long *out)
 {
-    if (!out) return 0;
-    if (!argv || argc <= i) {
+    if (!out || i < 0 || (!argv && argc > i)) return 0;
+    if (argc <= i) {
         *out = fallback;
         return 1;
     }

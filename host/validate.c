@@ -61,6 +61,10 @@ sl_status sl_poison_f32(float *p, size_t n)
 
 uint64_t sl_rng_next(uint64_t *state)
 {
+    if (!state) {
+        sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_rng_next: state is NULL (pass the address of a uint64_t seed)");
+        return 0;
+    }
     uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
@@ -69,6 +73,9 @@ uint64_t sl_rng_next(uint64_t *state)
 
 sl_status sl_fill_uniform_f32(float *p, size_t n, uint64_t seed, float lo, float hi)
 {
+    size_t bytes = 0;
+    sl_status st = sl_checked_bytes(n, sizeof *p, "sl_fill_uniform_f32: n", &bytes);
+    if (st != SL_OK) return st;
     if (!p && n > 0) return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_fill_uniform_f32: p is NULL");
     if (!(lo < hi) || !isfinite(lo) || !isfinite(hi))
         return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_fill_uniform_f32: [lo, hi) = [%g, %g) is not a finite, non-empty range",

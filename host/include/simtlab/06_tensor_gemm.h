@@ -48,7 +48,8 @@ sl_status sl_tgemm(sl_tgemm_type type, size_t m, size_t n, size_t k, const uint1
 int sl_tgemm_version_count(void);
 const char *sl_tgemm_version_name(int version);
 /* The block tile of `version` (0 = best): C rows and columns per block, K
- * per step, threads. SL_ERR_INVALID_ARGUMENT outside the versions. */
+ * per step, threads. SL_ERR_INVALID_ARGUMENT outside the versions. Any of
+ * the four pointers may be NULL: that figure is not wanted. */
 sl_status sl_tgemm_tile_of(int version, int *bm, int *bn, int *bk, int *threads);
 
 /* The same on device buffers (the benchmark's), with no padding: m, n and

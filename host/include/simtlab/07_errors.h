@@ -68,7 +68,9 @@ sl_status sl_errors_check_host_readable(const void *ptr, const char *name);
  * e.g. 90) runs on a GPU of compute capability major.minor: machine code
  * (ptx = 0) needs the same major version and a minor version >= its own;
  * PTX (ptx = 1) runs on any capability >= its own (the driver compiles it
- * when the program starts). 1 or 0. */
+ * when the program starts). 1 or 0; 0 too for what is not an architecture
+ * (sm < 10), a flag (ptx other than 0 or 1) or a capability (major < 1, minor
+ * outside 0..9): it returns the answer, so it cannot return a status. */
 int sl_errors_image_runs(int sm, int ptx, int major, int minor);
 
 #ifdef __cplusplus

@@ -67,11 +67,13 @@ typedef struct sl_report {
 } sl_report;
 
 const char *sl_phase_name(sl_phase phase);
-/* Prints the report as a small table, one phase per line. */
+/* Prints the report as a small table, one phase per line. void: a NULL
+ * report or stream prints nothing. */
 void sl_report_print(const sl_report *report, FILE *out);
 
 /* Resets *report for a call that runs `version` with `block` threads: every
- * time and byte count 0, `emulated` set from the backend. */
+ * time and byte count 0, `emulated` set from the backend. void: a NULL
+ * report is ignored. */
 void sl_report_begin(sl_report *report, int version, int block);
 
 /* ---- devices ----------------------------------------------------------- */
@@ -147,7 +149,9 @@ sl_check sl_compare_f32(const float *got, const double *ref, size_t n, double re
  * when n floats do not fit in size_t bytes. */
 sl_status sl_poison_f32(float *p, size_t n);
 /* Uniform floats in [lo, hi) from a splitmix64/xorshift stream: the same seed
- * gives the same numbers on every machine. */
+ * gives the same numbers on every machine. SL_ERR_INVALID_ARGUMENT for a NULL
+ * p (n > 0) or a range that is empty or not finite, SL_ERR_OVERFLOW when n
+ * floats do not fit in size_t bytes. */
 sl_status sl_fill_uniform_f32(float *p, size_t n, uint64_t seed, float lo, float hi);
 /* *seed = SIMTLAB_SEED from the environment if set (decimal or 0x hex), else
  * a seed from the clock. SL_ERR_INVALID_ARGUMENT when SIMTLAB_SEED is set
@@ -156,7 +160,9 @@ sl_status sl_seed_from_env(uint64_t *seed);
 
 /* The next number of a splitmix64 stream (Steele, Lea and Flood, 2014): the
  * generator behind sl_fill_uniform_f32, for tests and programs that need
- * other random inputs (ints, indices) from the same printed seed. */
+ * other random inputs (ints, indices) from the same printed seed. It returns
+ * the number, so it cannot return a status: a NULL `state` gives 0 and a
+ * message in sl_last_error(). */
 uint64_t sl_rng_next(uint64_t *state);
 
 /* ---- device-resident building blocks -------------------------------------
@@ -213,7 +219,8 @@ double sl_modelled_per_request(unsigned long long count, unsigned long long requ
 /* ---- arguments of the example programs -------------------------------------
  * Positional argument i of argv as an integer (decimal, or 0x hex) in
  * [min, max]; `fallback` when argc <= i. Returns 0, and prints nothing, when
- * the text is not such an integer, so the program can print its usage. */
+ * the text is not such an integer (or `out` is NULL, i < 0, or argv is NULL
+ * with argc > i), so the program can print its usage. */
 int sl_arg_ll(int argc, char **argv, int i, long long fallback, long long min, long long max, long long *out);
 
 #ifdef __cplusplus

@@ -75,7 +75,9 @@ sl_status sl_occupancy_calc(int arch, int threads, int registers, size_t shared_
 
 /* "registers", "shared memory", "warps", "block slots"; "?" for anything else. */
 const char *sl_occupancy_limit_name(sl_occupancy_limit limit);
-/* Every limit in `limits` joined with " + " into buf (e.g. "warps + block slots"). */
+/* Every limit in `limits` joined with " + " into buf (e.g. "warps + block slots"),
+ * cut to fit `size`; returns buf, or "" when buf is NULL or size is 0 (it
+ * returns the text, so it cannot return a status). */
 const char *sl_occupancy_limits_text(unsigned limits, char *buf, size_t size);
 
 #ifdef __cplusplus

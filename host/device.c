@@ -67,8 +67,12 @@ sl_status sl_copy_device_to_device_timed(void *dst_device, const void *src_devic
     if (!dst_device || !src_device || !ms)
         return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_copy_device_to_device_timed: %s is NULL",
                        !dst_device ? "dst_device" : !src_device ? "src_device" : "ms");
+    sl_status st;
+    if ((st = sl_check_device_buffer("sl_copy_device_to_device_timed", "dst_device", dst_device, 1)) != SL_OK ||
+        (st = sl_check_device_buffer("sl_copy_device_to_device_timed", "src_device", src_device, 1)) != SL_OK)
+        return st;
     sl_event_timer timer;
-    sl_status st = sl_event_timer_create(&timer);
+    st = sl_event_timer_create(&timer);
     if (st != SL_OK) return st;
     st = sl_event_timer_start(&timer);
     if (st == SL_OK) {

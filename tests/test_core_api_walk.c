@@ -430,3 +430,39 @@ Test(api_walk, functions_that_cannot_report)
     cr_expect_eq(sl_errors_image_runs(-1, -1, 8, 0), 0);
     sl_clear_error();
 }
+
+/* The core's device-resident building blocks: a host array where device
+ * memory belongs, byte counts that overflow, and NULL with bytes > 0. */
+Test(api_walk, core_device, .init = setup_device, .fini = teardown_device)
+{
+    BAD(sl_copy_to_device(dx, NULL, 64), "src_host");
+    BAD(sl_copy_to_device(hx, hy, 64), "dst_device");
+    BAD(sl_copy_to_device(dx, hx, SIZE_MAX), "bytes");
+    BAD(sl_copy_to_host(hx, NULL, 64), "src_device");
+    BAD(sl_copy_to_host(hx, hy, 64), "src_device");
+    BAD(sl_copy_to_host(hx, dx, SIZE_MAX), "bytes");
+    ZERO(sl_copy_to_device(NULL, NULL, 0));
+    ZERO(sl_copy_to_host(NULL, NULL, 0));
+    BAD(sl_fill_bytes_device(hx, 0, 64), "dst_device");
+    BAD(sl_fill_bytes_device(dx, 0, SIZE_MAX), "bytes");
+    ZERO(sl_fill_bytes_device(NULL, 0, 0));
+    BAD(sl_copy_device_to_device_timed(dx, NULL, 64, &kms), "src_device");
+    BAD(sl_copy_device_to_device_timed(hx, dy, 64, &kms), "dst_device");
+    BAD(sl_copy_device_to_device_timed(dx, hy, 64, &kms), "src_device");
+    BAD(sl_copy_device_to_device_timed(dx, dy, 64, NULL), "ms");
+    BAD(sl_copy_device_to_device_timed(dx, dy, SIZE_MAX, &kms), "bytes");
+    BAD(sl_pays_copy_timed(hx, hy, 64, 1, &kms), "device");
+    BAD(sl_pays_copy_timed(dx, hx, 64, 1, NULL), "ms");
+    BAD(sl_fill_uniform_f32(hx, 4, 1, 1.0f, 0.0f), "lo");
+    BAD(sl_time_repeat(NULL, NULL, 0, 0, &(sl_stats){0}), "fn");
+    sl_check ck = sl_compare_f32(NULL, hd, 4, 1e-6);
+    cr_expect(!ck.passed && strstr(sl_last_error(), "got"), "%s", sl_last_error());
+    sl_clear_error();
+    ck = sl_compare_f32(hx, NULL, 4, 1e-6);
+    cr_expect(!ck.passed && strstr(sl_last_error(), "ref"), "%s", sl_last_error());
+    sl_clear_error();
+    cr_expect_eq(sl_rng_next(NULL), 0);
+    cr_expect(strstr(sl_last_error(), "state"), "%s", sl_last_error());
+    sl_clear_error();
+    cr_expect_eq(walk_failures, 0, "%d calls misbehaved (listed above)", walk_failures);
+}

@@ -2,7 +2,8 @@
  * For each condition below, in a kernel launched with blocks of 128
  * threads, give the largest number of different paths that any one warp
  * takes (1: no warp diverges). Write your answers in ANSWER[]; the program
- * asks every lane of every warp and says where you went wrong.
+ * holds only the answers' hashes (so that they are not in view) and names
+ * each condition you got wrong.
  *
  *   0  if (threadIdx.x % 2 == 0)                 ... else ...
  *   1  if ((threadIdx.x / 32) % 2 == 0)          ... else ...
@@ -25,37 +26,27 @@ static const int ANSWER[6] = {2, 1, 4, 2, 2, 1};
 static const int ANSWER[6] = {0, 0, 0, 0, 0, 0}; /* FIXME */
 #endif
 
-static int path(int c, int tid, int block)
+/* FNV-1a of "CONDITION_c:answer": the check knows the hash, not the answer. */
+static const unsigned long HASH[6] = {0x61b92031ul, 0x6a3f109ful, 0x0d6aad0dul,
+                                      0x20dd2714ul, 0x1d2c792dul, 0xa58a90abul};
+
+static unsigned long fnv1a(int c, int answer)
 {
-    switch (c) {
-    case 0: return tid % 2 == 0;
-    case 1: return (tid / 32) % 2 == 0;
-    case 2: return (tid / 8) % 4;
-    case 3: return tid < 48;
-    case 4: return tid % 64 / 16;
-    default: return block % 2 == 0;
-    }
+    char text[64];
+    snprintf(text, sizeof text, "CONDITION_%d:%d", c, answer);
+    unsigned long h = 2166136261u;
+    for (const char *p = text; *p; p++) h = ((h ^ (unsigned char)*p) * 16777619u) & 0xffffffffu;
+    return h;
 }
 
 int main(void)
 {
     int wrong = 0;
-    for (int c = 0; c < 6; c++) {
-        int most = 1;
-        for (int block = 0; block < 2; block++)
-            for (int w = 0; w < 4; w++) {
-                int seen[4] = {0}, paths = 0;
-                for (int lane = 0; lane < 32; lane++) {
-                    int p = path(c, 32 * w + lane, block);
-                    if (!seen[p]) seen[p] = 1, paths++;
-                }
-                if (paths > most) most = paths;
-            }
-        if (ANSWER[c] != most) {
+    for (int c = 0; c < 6; c++)
+        if (fnv1a(c, ANSWER[c]) != HASH[c]) {
             printf("WRONG: condition %d: your answer %d is not the most paths one warp takes\n", c, ANSWER[c]);
             wrong = 1;
         }
-    }
     if (!wrong) printf("correct: every answer\n");
     return wrong;
 }

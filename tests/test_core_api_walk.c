@@ -418,6 +418,9 @@ Test(api_walk, functions_that_cannot_report)
     cr_expect_null(sl_sgemm_version_name(99));
     cr_expect_gt(sl_sgemm_v7_shape_count(), 0);
     cr_expect_null(sl_sgemm_v7_shape_name(99));
+    cr_expect_null(sl_sgemm_v7_shape_name(-1));
+    cr_expect_null(sl_vector_add_version_name(-1));
+    cr_expect_null(sl_tgemm_version_name(-1));
     cr_expect_geq(sl_sgemm_v7_shape(), 0);
     cr_expect_gt(sl_transpose_version_count(), 0);
     cr_expect_null(sl_transpose_version_name(99));

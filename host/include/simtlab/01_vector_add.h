@@ -14,6 +14,8 @@ extern "C" {
  * 2 grid-stride loop, 3 16-byte vector loads (0 = best = 3). `report` may be NULL. */
 sl_status sl_vector_add(const float *a, const float *b, float *c, size_t n, const sl_opts *opts,
                         sl_report *report);
+/* How many versions there are, and version v's name (1..count); the name is
+ * NULL for any other v (these return values, not statuses). */
 int sl_vector_add_version_count(void);
 const char *sl_vector_add_version_name(int version);
 /* CPU baselines: a plain loop and the same loop across all cores (OpenMP).

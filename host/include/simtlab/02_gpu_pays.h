@@ -50,6 +50,7 @@ typedef enum sl_launch_mode {
     SL_LAUNCH_GRAPH = 2   /* the `count` launches captured once into a CUDA graph; one graph launch */
 } sl_launch_mode;
 
+/* The mode's name; NULL outside the enum. */
 const char *sl_launch_mode_name(sl_launch_mode mode);
 
 /* `count` (1..65536) launches of an empty kernel in `mode`, on a stream of
@@ -73,6 +74,7 @@ typedef enum sl_batch_mode {
     SL_BATCH_GRAPH = 2       /* the launches of ONE_BY_ONE captured into a graph, launched once */
 } sl_batch_mode;
 
+/* The mode's name; NULL outside the enum. */
 const char *sl_batch_mode_name(sl_batch_mode mode);
 
 /* The requests of `list` (on the host, `count` of them, 1..65536) on device

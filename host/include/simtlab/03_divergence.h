@@ -39,6 +39,8 @@ sl_status sl_divergence(const uint32_t *x, uint32_t *out, size_t n, const sl_div
  * timed launch alone; orders are built and uploaded before it. */
 sl_status sl_divergence_device(const uint32_t *x, uint32_t *out, size_t n, const sl_divergence_params *params,
                                const sl_opts *opts, double *kernel_ms);
+/* How many versions there are, and version v's name (1..count); the name is
+ * NULL for any other v (these return values, not statuses). */
 int sl_divergence_version_count(void);
 const char *sl_divergence_version_name(int version);
 /* The version a divergent version is measured against (2, 3, 7, 9; a

@@ -32,6 +32,8 @@ sl_status sl_reduce_sum_i32(const int *x, size_t n, long long *sum, const sl_opt
 sl_status sl_reduce_max_f32(const float *x, size_t n, float *max, const sl_opts *opts, sl_report *report);
 sl_status sl_reduce_argmax_f32(const float *x, size_t n, size_t *index, float *value, const sl_opts *opts,
                         sl_report *report);
+/* How many versions there are, and version v's name (1..count); the name is
+ * NULL for any other v (these return values, not statuses). */
 int sl_reduce_version_count(void);
 const char *sl_reduce_version_name(int version);
 

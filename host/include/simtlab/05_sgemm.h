@@ -25,6 +25,8 @@ extern "C" {
  * opts->block must be 0 or that. */
 sl_status sl_sgemm(size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b,
                    size_t ldb, float beta, float *c, size_t ldc, const sl_opts *opts, sl_report *report);
+/* How many versions there are, and version v's name (1..count); the name is
+ * NULL for any other v (these return values, not statuses). */
 int sl_sgemm_version_count(void);
 const char *sl_sgemm_version_name(int version);
 
@@ -34,7 +36,7 @@ sl_status sl_sgemm_device(size_t m, size_t n, size_t k, float alpha, const float
 
 /* v7's tile shapes (block tile, warp tile, thread patch): how many there
  * are, each one's description, the one v7 runs now (0 until changed), and
- * how to change it for this process. */
+ * how to change it for this process (a name is NULL outside 0 .. count - 1). */
 int sl_sgemm_v7_shape_count(void);
 const char *sl_sgemm_v7_shape_name(int shape);
 int sl_sgemm_v7_shape(void);

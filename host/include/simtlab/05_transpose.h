@@ -20,6 +20,8 @@ extern "C" {
  * rows == 0 or cols == 0 is a no-op. */
 sl_status sl_transpose(const float *in, size_t rows, size_t cols, size_t ld_in, float *out, size_t ld_out,
                        const sl_opts *opts, sl_report *report);
+/* How many versions there are, and version v's name (1..count); the name is
+ * NULL for any other v (these return values, not statuses). */
 int sl_transpose_version_count(void);
 const char *sl_transpose_version_name(int version);
 

@@ -45,6 +45,8 @@ sl_status sl_tgemm_widen(sl_tgemm_type type, const uint16_t *in, float *out, siz
  * opts->block must be 0 or that. */
 sl_status sl_tgemm(sl_tgemm_type type, size_t m, size_t n, size_t k, const uint16_t *a, const uint16_t *b, float *c,
                    const sl_opts *opts, sl_report *report);
+/* How many versions there are, and version v's name (1..count); the name is
+ * NULL for any other v (these return values, not statuses). */
 int sl_tgemm_version_count(void);
 const char *sl_tgemm_version_name(int version);
 /* The block tile of `version` (0 = best): C rows and columns per block, K

@@ -26,6 +26,7 @@ typedef enum sl_status {
     SL_ERR_UNSUPPORTED       /* not available in this build or for these arguments (e.g. CUB in the emulator build) */
 } sl_status;
 
+/* "SL_OK", "SL_ERR_INVALID_ARGUMENT", ...; "SL_ERR_(unknown)" outside the enum. */
 const char *sl_status_name(sl_status status);
 /* One line describing the last failure on this thread ("" when none). */
 const char *sl_last_error(void);
@@ -66,6 +67,7 @@ typedef struct sl_report {
     int emulated;      /* 1: times are CPU-emulator times, not GPU times */
 } sl_report;
 
+/* The phase's name; "(unknown phase)" outside the enum. */
 const char *sl_phase_name(sl_phase phase);
 /* Prints the report as a small table, one phase per line. void: a NULL
  * report or stream prints nothing. */

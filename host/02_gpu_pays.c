@@ -158,6 +158,10 @@ sl_status sl_pays_round_trip(sl_pays_op op, float alpha, const float *x, const f
     if (st != SL_OK || n == 0) return st;
     if (!dx || !dy || !dout)
         return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_pays_round_trip: %s is NULL", !dx ? "dx" : !dy ? "dy" : "dout");
+    if ((st = sl_check_device_buffer("sl_pays_round_trip", "dx", dx, sizeof *dx)) != SL_OK ||
+        (st = sl_check_device_buffer("sl_pays_round_trip", "dy", dy, sizeof *dy)) != SL_OK ||
+        (st = sl_check_device_buffer("sl_pays_round_trip", "dout", dout, sizeof *dout)) != SL_OK)
+        return st;
     sl_event_timer timer;
     if ((st = sl_event_timer_create(&timer)) != SL_OK) return st;
     if ((st = sl_event_timer_start(&timer)) != SL_OK) goto cleanup;
@@ -311,6 +315,10 @@ sl_status sl_requests_device(sl_batch_mode mode, const float *in, float *out, si
     if (st != SL_OK) return st;
     if (mode == SL_BATCH_ONE_LAUNCH && !d_list)
         return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: d_list is NULL (one launch needs the list on the device)", fn);
+    if ((st = sl_check_device_buffer(fn, "in", in, sizeof *in)) != SL_OK ||
+        (st = sl_check_device_buffer(fn, "out", out, sizeof *out)) != SL_OK ||
+        (mode == SL_BATCH_ONE_LAUNCH && (st = sl_check_device_buffer(fn, "d_list", d_list, sizeof(size_t))) != SL_OK))
+        return st;
     request_run q = {in, out, list, count};
     cudaStream_t stream = NULL;
     cudaGraphExec_t exec = NULL;
@@ -390,6 +398,9 @@ sl_status sl_overlap_run(const float *x, float *y, size_t n, int terms, int chun
         return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: streams = %d, must be 1..%d", fn, streams, PAYS_MAX_STREAMS);
     if (n > 0 && (!d_x || !d_y)) return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn, !d_x ? "d_x" : "d_y");
     if (n == 0) return SL_OK;
+    if ((st = sl_check_device_buffer(fn, "d_x", d_x, sizeof *d_x)) != SL_OK ||
+        (st = sl_check_device_buffer(fn, "d_y", d_y, sizeof *d_y)) != SL_OK)
+        return st;
     cudaStream_t s[PAYS_MAX_STREAMS] = {NULL};
     int made = 0;
     for (; made < streams; made++) SL_CUDA_GOTO(cudaStreamCreateWithFlags(&s[made], cudaStreamNonBlocking), st, cleanup);

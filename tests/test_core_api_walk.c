@@ -181,7 +181,7 @@ Test(api_walk, vector_add_and_pays_device, .init = setup_device, .fini = teardow
     sl_request req = {.offset = 0, .count = 4, .scale = 1.0f, .bias = 0.0f};
     BAD(sl_requests_device((sl_batch_mode)9, dx, dz, N, &req, 1, (sl_request *)dbytes, &kms), "mode");
     BAD(sl_requests_device(SL_BATCH_ONE_BY_ONE, NULL, dz, N, &req, 1, (sl_request *)dbytes, &kms), "in");
-    BAD(sl_requests_device(SL_BATCH_ONE_BY_ONE, hx, dz, N, &req, 1, (sl_request *)dbytes, &kms), "in");
+    BAD(sl_requests_device(SL_BATCH_ONE_BY_ONE, hx, dz, N, &req, 1, (sl_request *)dbytes, &kms), "in = ");
     BAD(sl_requests_device(SL_BATCH_ONE_BY_ONE, dx, dz, N, NULL, 1, (sl_request *)dbytes, &kms), "list");
     BAD(sl_overlap_run(NULL, hy, N, 4, 2, 2, dx, dy, &kms), "x");
     BAD(sl_overlap_run(hx, hy, N, 4, 2, 2, NULL, dy, &kms), "d_x");
@@ -467,5 +467,38 @@ Test(api_walk, core_device, .init = setup_device, .fini = teardown_device)
     cr_expect_eq(sl_rng_next(NULL), 0);
     cr_expect(strstr(sl_last_error(), "state"), "%s", sl_last_error());
     sl_clear_error();
+    cr_expect_eq(walk_failures, 0, "%d calls misbehaved (listed above)", walk_failures);
+}
+
+/* Device pointers 2 bytes into an element: a GPU faults with
+ * cudaErrorMisalignedAddress; each _device entry point names the argument. */
+Test(api_walk, misaligned_device, .init = setup_device, .fini = teardown_device)
+{
+    float s;
+    double sd;
+    long long sl;
+    size_t idx;
+    sl_request req = {.offset = 0, .count = 4, .scale = 1.0f, .bias = 0.0f};
+    BAD(sl_vector_add_device(dx, misaligned(dy), dz, N - 1, &(sl_opts){.version = 1}, &kms), "b");
+    BAD(sl_vector_add_device(dx, dy, misaligned(dz), N - 1, &(sl_opts){.version = 3}, &kms), "c");
+    BAD(sl_vendor_saxpy_device(1.0f, misaligned(dx), dy, N - 1, &kms), "x");
+    BAD(sl_pays_device(SL_PAYS_SAXPY, 1.0f, misaligned(dx), dy, dz, N - 1, &kms), "x");
+    BAD(sl_pays_device(SL_PAYS_VECTOR_ADD, 1.0f, dx, dy, misaligned(dz), N - 1, &kms), "out");
+    BAD(sl_requests_device(SL_BATCH_ONE_BY_ONE, misaligned(dx), dz, N - 1, &req, 1, (sl_request *)dbytes, &kms), "in = ");
+    BAD(sl_overlap_run(hx, hy, N - 1, 4, 2, 2, misaligned(dx), dy, &kms), "d_x");
+    BAD(sl_divergence_device((uint32_t *)misaligned(dx), (uint32_t *)dy, N - 1, NULL, NULL, &kms), "x");
+    BAD(sl_divergence_device((uint32_t *)dx, (uint32_t *)misaligned(dy), N - 1, NULL, NULL, &kms), "out");
+    BAD(sl_reduce_sum_f32_f64acc_device(misaligned(dx), N - 1, &sd, NULL, &kms), "x");
+    BAD(sl_reduce_sum_i32_device((int *)misaligned(dx), N - 1, &sl, NULL, &kms), "x");
+    BAD(sl_reduce_max_f32_device(misaligned(dx), N - 1, &s, NULL, &kms), "x");
+    BAD(sl_reduce_argmax_f32_device(misaligned(dx), N - 1, &idx, &s, NULL, &kms), "x");
+    BAD(sl_vendor_sasum_device(misaligned(dx), N - 1, &s, &kms), "x");
+    BAD(sl_sgemm_device(4, 4, 4, 1.0f, misaligned(dx), 4, dy, 4, 0.0f, dz, 4, NULL, &kms), "a");
+    BAD(sl_sgemm_device(4, 4, 4, 1.0f, dx, 4, dy, 4, 0.0f, misaligned(dz), 4, NULL, &kms), "c");
+    BAD(sl_vendor_sgemm_device(4, 4, 4, 1.0f, dx, 4, misaligned(dy), 4, 0.0f, dz, 4, &kms), "b");
+    BAD(sl_transpose_device(misaligned(dx), 4, 4, 4, dz, 4, NULL, &kms), "in");
+    BAD(sl_transpose_device(dx, 4, 4, 4, misaligned(dz), 4, NULL, &kms), "out");
+    BAD(sl_tgemm_device(SL_TGEMM_F16, 16, 16, 16, (uint16_t *)dx, (uint16_t *)dy, misaligned(dz), NULL, &kms), "c");
+    BAD(sl_vendor_tgemm_device(SL_TGEMM_F16, 16, 16, 16, (uint16_t *)dx, (uint16_t *)dy, misaligned(dz), &kms), "c");
     cr_expect_eq(walk_failures, 0, "%d calls misbehaved (listed above)", walk_failures);
 }

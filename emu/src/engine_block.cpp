@@ -363,18 +363,20 @@ void detail::spin_slow(spin_rec &r, here where)
         return;
     if ((r.count & ((1u << 20) - 1)) == 0)
         check_spin(w, r, where);
-    /* Hand the worker to the next runnable thread: the ready queue's head,
-     * else the next unstarted thread; this one goes to the queue's tail.
-     * Nothing else can run: go on spinning. */
+    /* Hand the worker to the next unstarted thread, else the ready queue's
+     * head; this one goes to the queue's tail. Unstarted threads first: with
+     * spinners in the ready queue, it would never be empty, and a thread
+     * that has not started (the setter) would never run. Nothing else can
+     * run: go on spinning. */
     block_state &b = *w->blk;
     const unsigned tid = w->cur_tid;
     void *target;
-    if (b.ready_count) {
-        target = pop_ready(w); /* never `tid`: a running thread is not queued */
-        make_ready(b, tid);
-    } else if (b.next_start < b.n) {
+    if (b.next_start < b.n) {
         make_ready(b, tid);
         target = fresh_runner(w);
+    } else if (b.ready_count) {
+        target = pop_ready(w); /* never `tid`: a running thread is not queued */
+        make_ready(b, tid);
     } else {
         return;
     }
@@ -509,14 +511,14 @@ extern "C" void simtlab_emu_spin_watch_slow(void *pc, const std::uint64_t *regs)
             }
         }
     }
-    /* Hand the worker to the next runnable thread (spin_slow). */
+    /* Hand the worker to the next unstarted or ready thread (spin_slow). */
     void *target;
-    if (b.ready_count) {
-        target = pop_ready(w);
-        make_ready(b, tid);
-    } else if (b.next_start < b.n) {
+    if (b.next_start < b.n) {
         make_ready(b, tid);
         target = fresh_runner(w);
+    } else if (b.ready_count) {
+        target = pop_ready(w);
+        make_ready(b, tid);
     } else {
         return;
     }

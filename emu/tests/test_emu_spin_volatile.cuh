@@ -308,3 +308,25 @@ Test(spin_volatile, a_long_computation_in_one_thread_is_not_taken_for_a_spin, .t
     cr_assert_gt(s, 0.2, "the loop took %.2f s, under the limit: the test shows nothing", s);
     cudaFree(out);
 }
+
+/* Threads start in a shuffled order (SIMTLAB_EMU_SEED): the holder of the
+ * lock may wait for a thread that has not started while the started ones
+ * spin; the spinners must let unstarted threads start (it hung with the
+ * ready queue served first). */
+Test(spin_volatile, the_spin_lock_counts_every_thread_under_shuffled_start_orders, .timeout = 120)
+{
+    const int n = 131;
+    for (int seed = 1; seed <= 8; seed++) { /* 7 hung before */
+        char text[16];
+        std::snprintf(text, sizeof text, "%d", seed);
+        cr_assert_eq(setenv("SIMTLAB_EMU_SEED", text, 1), 0);
+        int *lock = zeroed(1), *announced = zeroed(n), *counter = zeroed(1);
+        volatile_lock<<<1, n>>>(lock, announced, counter);
+        cr_assert_eq(cudaGetLastError(), cudaSuccess, "seed %d: %s", seed, simtlab_emu_last_diagnostic());
+        cr_assert_eq(read_one(counter), n, "seed %d", seed);
+        cudaFree(lock);
+        cudaFree(announced);
+        cudaFree(counter);
+    }
+    cr_assert_eq(unsetenv("SIMTLAB_EMU_SEED"), 0);
+}

@@ -432,7 +432,10 @@ void simtlab_emu_spin_watch_slow(void *pc, const std::uint64_t *regs);
 }
 __thread int simtlab_emu_spin_countdown = simtlab_emu::detail::spin_watch_period;
 
-extern "C" void simtlab_emu_spin_watch_slow(void *pc, const std::uint64_t *regs)
+/* It hashes up to 256 bytes of the kernel's stack frame on purpose, which
+ * crosses AddressSanitizer's stack redzones: not instrumented. */
+extern "C" __attribute__((no_sanitize("address"))) void simtlab_emu_spin_watch_slow(void *pc,
+                                                                                  const std::uint64_t *regs)
 {
     using namespace engine;
     simtlab_emu_spin_countdown = detail::spin_watch_period;

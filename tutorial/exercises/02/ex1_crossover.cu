@@ -22,6 +22,7 @@
  * view) and says which answer is wrong, with a hint. Then compare with
  * what `make bench CH=02` measures (on a GPU machine). */
 #include "../common/ex_check.h"
+#include "../common/ex_answer.h"
 
 #ifdef SOLUTION
 /* Kernel alone: 5e-6 + 12n/1e12 < 12n/6e10  <=>  n > 5e-6 / (2e-10 - 1.2e-11)
@@ -38,15 +39,6 @@
 /* FNV-1a of "question:answer": the check knows the hash, not the answer. */
 #define HASH_KERNEL_ONLY_LOG2 0x15ecd290ul
 #define HASH_WITH_COPIES_LOG2 0xdc0be0a0ul
-
-static unsigned long fnv1a(const char *name, int answer)
-{
-    char text[64];
-    snprintf(text, sizeof text, "%s:%d", name, answer);
-    unsigned long h = 2166136261u;
-    for (const char *p = text; *p; p++) h = ((h ^ (unsigned char)*p) * 16777619u) & 0xffffffffu;
-    return h;
-}
 
 static int check(const char *what, const char *name, int answer, unsigned long want, const char *hint)
 {

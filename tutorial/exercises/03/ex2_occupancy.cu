@@ -14,6 +14,7 @@
  * view) and says which answer is wrong, with a hint. Then: what would 32
  * registers per thread give, and what would limit it? */
 #include "../common/ex_check.h"
+#include "../common/ex_answer.h"
 
 #ifdef SOLUTION
 /* registers: 64 x 32 = 2048 per warp (a multiple of 256), 8 warps a block:
@@ -35,15 +36,6 @@
 #define HASH_BLOCKS_PER_SM 0x7501d02eul
 #define HASH_OCCUPANCY_PCT 0x6ad8a359ul
 #define HASH_LIMIT 0x2ba13e6cul
-
-static unsigned long fnv1a(const char *name, int answer)
-{
-    char text[64];
-    snprintf(text, sizeof text, "%s:%d", name, answer);
-    unsigned long h = 2166136261u;
-    for (const char *p = text; *p; p++) h = ((h ^ (unsigned char)*p) * 16777619u) & 0xffffffffu;
-    return h;
-}
 
 int main(void)
 {

@@ -15,6 +15,7 @@
  * Then: which of them would a GPU run at full speed, and which at a half
  * or a quarter (if each path is long)? */
 #include "../common/ex_check.h"
+#include "../common/ex_answer.h"
 
 #ifdef SOLUTION
 /* 0: lanes alternate, 2. 1: a warp's lanes share threadIdx.x / 32, 1.
@@ -30,20 +31,18 @@ static const int ANSWER[6] = {0, 0, 0, 0, 0, 0}; /* FIXME */
 static const unsigned long HASH[6] = {0x61b92031ul, 0x6a3f109ful, 0x0d6aad0dul,
                                       0x20dd2714ul, 0x1d2c792dul, 0xa58a90abul};
 
-static unsigned long fnv1a(int c, int answer)
+static unsigned long condition_hash(int c, int answer)
 {
-    char text[64];
-    snprintf(text, sizeof text, "CONDITION_%d:%d", c, answer);
-    unsigned long h = 2166136261u;
-    for (const char *p = text; *p; p++) h = ((h ^ (unsigned char)*p) * 16777619u) & 0xffffffffu;
-    return h;
+    char name[32];
+    snprintf(name, sizeof name, "CONDITION_%d", c);
+    return fnv1a(name, answer);
 }
 
 int main(void)
 {
     int wrong = 0;
     for (int c = 0; c < 6; c++)
-        if (fnv1a(c, ANSWER[c]) != HASH[c]) {
+        if (condition_hash(c, ANSWER[c]) != HASH[c]) {
             printf("WRONG: condition %d: your answer %d is not the most paths one warp takes\n", c, ANSWER[c]);
             wrong = 1;
         }

@@ -102,6 +102,10 @@ struct quiet_scope {
 };
 void warp_synced(engine::worker *w, unsigned warp, unsigned mask);
 
+/* Whether the ELF file at `path` is position-independent (its addresses
+ * are offsets from where it was loaded): how addr2line wants an address. */
+bool is_dynamic_elf(const char *path);
+
 } /* namespace profile */
 } /* namespace simtlab_emu */
 

@@ -45,8 +45,8 @@ bool is_library_file(const std::string &f)
            f.find("/emu/include/") != std::string::npos;
 }
 
-/* Whether the ELF file at `path` is position-independent (its addresses
- * are offsets from where it was loaded). */
+} /* namespace */
+
 bool is_dynamic_elf(const char *path)
 {
     FILE *f = std::fopen(path, "rb");
@@ -57,6 +57,8 @@ bool is_dynamic_elf(const char *path)
     std::fclose(f);
     return !ok || h.e_type == ET_DYN;
 }
+
+namespace {
 
 /* Runs addr2line -i -a on `addrs` in `module`; parses its groups of lines
  * ("0x..." then the innermost location, then the locations it was inlined

@@ -2,6 +2,8 @@
  * Runs only when a launch fails on a spin, so one addr2line per failure. */
 #include "spin_where.hpp"
 
+#include "profile_internal.hpp"
+
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <spawn.h>
@@ -11,7 +13,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <elf.h>
 
 extern char **environ;
 
@@ -24,17 +25,6 @@ bool is_emulator_or_system(const char *file)
 {
     return std::strstr(file, "/simtlab_emu/") || std::strncmp(file, "/usr/", 5) == 0 ||
            std::strstr(file, "/emu/include/") || std::strcmp(file, "??") == 0;
-}
-
-bool is_position_independent(const char *path)
-{
-    FILE *f = std::fopen(path, "rb");
-    if (!f)
-        return true;
-    Elf64_Ehdr h;
-    const bool ok = std::fread(&h, sizeof h, 1, f) == 1;
-    std::fclose(f);
-    return !ok || h.e_type == ET_DYN;
 }
 
 } /* namespace */
@@ -56,7 +46,7 @@ void describe_code_address(const void *pc, char *out, std::size_t size)
         module[n] = '\0';
     }
     const std::uintptr_t offset =
-        is_position_independent(module) ? addr - reinterpret_cast<std::uintptr_t>(info.dli_fbase) : addr;
+        profile::is_dynamic_elf(module) ? addr - reinterpret_cast<std::uintptr_t>(info.dli_fbase) : addr;
     char hex[32];
     std::snprintf(hex, sizeof hex, "0x%zx", static_cast<std::size_t>(offset));
     char arg0[] = "addr2line", arg1[] = "-i", arg2[] = "-e";

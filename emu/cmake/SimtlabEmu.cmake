@@ -50,15 +50,15 @@ if(SIMTLAB_EMU_PROFILE AND NOT CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
                   "the kernels are built without the counters.")
 endif()
 
-# sl_emu_profile_sources(<generated.cpp>...): instrument these rewritten
-# sources whatever SIMTLAB_EMU_PROFILE says (the emulator's own test of the
-# counters needs it).
-function(sl_emu_profile_sources)
+# Adds the flags held in the global property <flags_property> to each of the
+# sources, unless they are already built with trace-pc (both kinds of build
+# below use it); nothing with a compiler other than GCC, or under ASan.
+function(_sl_emu_add_trace_flags flags_property)
   get_property(asan GLOBAL PROPERTY SIMTLAB_EMU_ASAN)
   if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "GNU" OR asan)
     return()
   endif()
-  get_property(flags GLOBAL PROPERTY SIMTLAB_EMU_PROFILE_FLAGS)
+  get_property(flags GLOBAL PROPERTY ${flags_property})
   foreach(gen IN LISTS ARGN)
     get_source_file_property(opts "${gen}" COMPILE_OPTIONS)
     if(NOT opts)
@@ -71,6 +71,13 @@ function(sl_emu_profile_sources)
   endforeach()
 endfunction()
 
+# sl_emu_profile_sources(<generated.cpp>...): instrument these rewritten
+# sources whatever SIMTLAB_EMU_PROFILE says (the emulator's own test of the
+# counters needs it).
+function(sl_emu_profile_sources)
+  _sl_emu_add_trace_flags(SIMTLAB_EMU_PROFILE_FLAGS ${ARGN})
+endfunction()
+
 # sl_emu_spin_sources(<generated.cpp>...): build these rewritten sources with
 # the spin watch (issue 16, emu/README "How a block runs"): trace-pc and the
 # engine called out of line, so that a spin on a volatile load lets the
@@ -78,21 +85,7 @@ endfunction()
 # already; not under ASan (its runtime has hooks of the same names).
 set_property(GLOBAL PROPERTY SIMTLAB_EMU_SPIN_FLAGS -fsanitize-coverage=trace-pc -DSIMTLAB_EMU_SPIN_BUILD=1)
 function(sl_emu_spin_sources)
-  get_property(asan GLOBAL PROPERTY SIMTLAB_EMU_ASAN)
-  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "GNU" OR asan)
-    return()
-  endif()
-  get_property(flags GLOBAL PROPERTY SIMTLAB_EMU_SPIN_FLAGS)
-  foreach(gen IN LISTS ARGN)
-    get_source_file_property(opts "${gen}" COMPILE_OPTIONS)
-    if(NOT opts)
-      set(opts "")
-    endif()
-    if(NOT "-fsanitize-coverage=trace-pc" IN_LIST opts)
-      list(APPEND opts ${flags})
-    endif()
-    set_source_files_properties("${gen}" PROPERTIES COMPILE_OPTIONS "${opts}")
-  endforeach()
+  _sl_emu_add_trace_flags(SIMTLAB_EMU_SPIN_FLAGS ${ARGN})
 endfunction()
 
 # sl_emu_rewrite(<out_var> <file.cu>...)

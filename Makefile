@@ -46,7 +46,7 @@ test-asan: deps
 	  "-DCMAKE_C_FLAGS=$(SANITIZE)" "-DCMAKE_CXX_FLAGS=$(SANITIZE)" "-DCMAKE_EXE_LINKER_FLAGS=$(SANITIZE)" \
 	  $(CMAKE_FLAGS); fi
 	cmake --build $(ASAN_BUILD) -j$(JOBS)
-	@rc=0; export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1; \
+	@rc=0; export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 SIMTLAB_TEST_UNDER_ASAN=1; \
 	ctest --test-dir $(ASAN_BUILD) --output-on-failure -j$(JOBS) -E '$(ASAN_EXCLUDE)|$(ASAN_SEGV_DEATH)' || rc=$$?; \
 	ASAN_OPTIONS=handle_segv=0 ctest --test-dir $(ASAN_BUILD) --output-on-failure -j$(JOBS) -R '$(ASAN_SEGV_DEATH)' || rc=$$?; \
 	exit $$rc

@@ -147,6 +147,14 @@ class Grading(unittest.TestCase):
         self.assertEqual(r["score"], 0.0)
         self.assertIn("did not finish within 5s", r["lost"][0][1])
 
+    # Under `make test-asan` the grader's slcc links an ASan runtime, which
+    # owns the __asan_* hooks that --profile's memcheck uses, so a kernel's
+    # out-of-bounds write is caught only where it faults, and where 4 MiB
+    # past a small allocation lands depends on ASan's memory layout. The
+    # normal build checks this case (memcheck names it).
+    @unittest.skipIf(os.environ.get("SIMTLAB_TEST_UNDER_ASAN"),
+                     "under ASan slcc --profile has no memcheck (ASan's runtime owns its hooks); "
+                     "checked in the normal build")
     def test_out_of_bounds(self):
         r = self.grade_mode(2)
         self.assertEqual(r["score"], 0.0)

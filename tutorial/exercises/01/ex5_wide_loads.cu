@@ -20,9 +20,7 @@
  * grid). On a GPU, Nsight Compute's l1tex__t_requests_pipe_lsu_mem_global_op_ld
  * counts the same requests. */
 #include "ex_common.h"
-#ifdef SIMTLAB_EMU
-#include <simtlab_emu/profile.h>
-#endif
+#include "../common/ex_model.h"
 
 #define N 1000003 /* prime: n % 4 = 3 */
 #define BLOCKS 64
@@ -58,26 +56,6 @@ __global__ void add4(const float *a, const float *b, float *c, size_t n)
 #endif
 }
 
-/* The modelled global load requests of what ran since the last call to
- * begin_requests(); -1 where there are none (a GPU build, or kernels built
- * without slcc --profile). */
-static void begin_requests(void)
-{
-#ifdef SIMTLAB_EMU
-    simtlab_emu_profile_begin();
-#endif
-}
-
-static double end_requests(void)
-{
-#ifdef SIMTLAB_EMU
-    simtlab_emu_profile_end();
-    simtlab_emu_profile_figures f;
-    if (simtlab_emu_profile_window(&f) == 0) return (double)f.gld_requests;
-#endif
-    return -1.0;
-}
-
 int main(void)
 {
     const size_t n = N;
@@ -91,18 +69,18 @@ int main(void)
     CHECK(cudaMemcpy(d_a, a, bytes, cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(d_b, b, bytes, cudaMemcpyHostToDevice));
 
-    begin_requests();
+    model_begin();
     add1<<<BLOCKS, THREADS>>>(d_a, d_b, d_c, n);
     CHECK(cudaGetLastError());
     CHECK(cudaDeviceSynchronize());
-    double ref = end_requests();
+    double ref = MODEL_END(model->gld_requests);
 
     CHECK(cudaMemcpy(d_c, c, bytes, cudaMemcpyHostToDevice)); /* the poison again: add1 wrote c */
-    begin_requests();
+    model_begin();
     add4<<<BLOCKS, THREADS>>>(d_a, d_b, d_c, n);
     CHECK(cudaGetLastError());
     CHECK(cudaDeviceSynchronize());
-    double mine = end_requests();
+    double mine = MODEL_END(model->gld_requests);
     CHECK(cudaMemcpy(c, d_c, bytes, cudaMemcpyDeviceToHost));
 
     int wrong = check_result(c, n);

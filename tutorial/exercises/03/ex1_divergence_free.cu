@@ -52,11 +52,11 @@ int main(void)
     CHECK(cudaMalloc(&d_out, N * sizeof(unsigned)));
     CHECK(cudaMemcpy(d_x, x, N * sizeof(unsigned), cudaMemcpyHostToDevice));
     CHECK(cudaMemset(d_out, 0, N * sizeof(unsigned)));
-    begin_model();
+    model_begin();
     two_paths<<<N / 256, 256>>>(d_x, d_out, N);
     CHECK(cudaGetLastError());
     CHECK(cudaDeviceSynchronize());
-    double eff = end_model();
+    double eff = MODEL_END(model->simt_efficiency);
     CHECK(cudaMemcpy(out, d_out, N * sizeof(unsigned), cudaMemcpyDeviceToHost));
     int wrong = 0;
     for (int i = 0; i < N && !wrong; i++) {

@@ -16,9 +16,7 @@
  * l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld (and _op_st)
  * count the same; a GPU build is graded on correctness alone. */
 #include "ex_common.h"
-#ifdef SIMTLAB_EMU
-#include <simtlab_emu/profile.h>
-#endif
+#include "../common/ex_model.h"
 
 #define BLOCK 256
 
@@ -64,26 +62,6 @@ __global__ void reduce_sequential(const int *x, size_t n, int *partials)
     if (t == 0) partials[blockIdx.x] = sh[0];
 }
 
-/* The modelled shared-memory bank conflicts (loads and stores) of what ran
- * since begin_conflicts(); -1 where there are none (a GPU build, or
- * kernels built without slcc --profile). */
-static void begin_conflicts(void)
-{
-#ifdef SIMTLAB_EMU
-    simtlab_emu_profile_begin();
-#endif
-}
-
-static double end_conflicts(void)
-{
-#ifdef SIMTLAB_EMU
-    simtlab_emu_profile_end();
-    simtlab_emu_profile_figures f;
-    if (simtlab_emu_profile_window(&f) == 0) return (double)(f.shld_bank_conflicts + f.shst_bank_conflicts);
-#endif
-    return -1.0;
-}
-
 /* Runs one kernel over x and returns the sum of its block sums. */
 static long long run(void (*kernel)(const int *, size_t, int *), const int *d_x, size_t n, int *d_partials,
                      int *partials, unsigned blocks)
@@ -109,12 +87,12 @@ int main(void)
     CHECK(cudaMalloc(&d_partials, blocks * sizeof(int)));
     CHECK(cudaMemcpy(d_x, x, n * sizeof(int), cudaMemcpyHostToDevice));
 
-    begin_conflicts();
+    model_begin();
     long long ref_sum = run(reduce_strided, d_x, n, d_partials, partials, blocks);
-    double ref = end_conflicts();
-    begin_conflicts();
+    double ref = MODEL_END(model->shld_bank_conflicts + model->shst_bank_conflicts);
+    model_begin();
     long long got = run(reduce_sequential, d_x, n, d_partials, partials, blocks);
-    double mine = end_conflicts();
+    double mine = MODEL_END(model->shld_bank_conflicts + model->shst_bank_conflicts);
 
     int wrong = check_sum("the reference", ref_sum, want) | check_sum("reduce_sequential", got, want);
     if (ref <= 0 || mine < 0) {

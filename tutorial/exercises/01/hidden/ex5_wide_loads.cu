@@ -27,17 +27,17 @@ static void one_case(size_t n, unsigned blocks, unsigned threads, int measure)
     CHECK(cudaMemcpy(d_b, b, bytes, cudaMemcpyHostToDevice));
     double ref = -1.0;
     if (measure) {
-        begin_requests();
+        model_begin();
         add1<<<blocks, threads>>>(d_a, d_b, d_c, n);
         CHECK(cudaDeviceSynchronize());
-        ref = end_requests();
+        ref = MODEL_END(model->gld_requests);
     }
     CHECK(cudaMemcpy(d_c, c, bytes, cudaMemcpyHostToDevice));
-    begin_requests();
+    model_begin();
     add4<<<blocks, threads>>>(d_a, d_b, d_c, n);
     cudaError_t err = cudaGetLastError();
     if (err == cudaSuccess) err = cudaDeviceSynchronize();
-    double mine = end_requests();
+    double mine = MODEL_END(model->gld_requests);
     if (err != cudaSuccess) {
         printf("not ok - n = %zu, %u x %u: the launch failed: %s\n", n, blocks, threads, cudaGetErrorString(err));
         exit(0); /* a sticky error: no later case could run */

@@ -353,21 +353,13 @@ static void check_spin(worker *w, detail::spin_rec &r, here where)
                 limit);
 }
 
-} /* namespace engine */
-
-void detail::spin_slow(spin_rec &r, here where)
+/* A spinning thread hands the worker to the next unstarted thread, else the
+ * ready queue's head, and goes to the queue's tail. Unstarted threads
+ * first: with spinners in the ready queue, it would never be empty, and a
+ * thread that has not started (the setter) would never run. Nothing else
+ * can run: it goes on spinning. */
+static void hand_over_spinner(worker *w)
 {
-    using namespace engine;
-    worker *const w = this_worker();
-    if (!w || !w->in_block)
-        return;
-    if ((r.count & ((1u << 20) - 1)) == 0)
-        check_spin(w, r, where);
-    /* Hand the worker to the next unstarted thread, else the ready queue's
-     * head; this one goes to the queue's tail. Unstarted threads first: with
-     * spinners in the ready queue, it would never be empty, and a thread
-     * that has not started (the setter) would never run. Nothing else can
-     * run: go on spinning. */
     block_state &b = *w->blk;
     const unsigned tid = w->cur_tid;
     void *target;
@@ -381,6 +373,19 @@ void detail::spin_slow(spin_rec &r, here where)
         return;
     }
     detail::switch_from(w, b, tid, target);
+}
+
+} /* namespace engine */
+
+void detail::spin_slow(spin_rec &r, here where)
+{
+    using namespace engine;
+    worker *const w = this_worker();
+    if (!w || !w->in_block)
+        return;
+    if ((r.count & ((1u << 20) - 1)) == 0)
+        check_spin(w, r, where);
+    hand_over_spinner(w);
 }
 
 void detail::spin_note_uninstrumented(const void *addr, std::uint64_t value, here where)
@@ -514,18 +519,7 @@ extern "C" __attribute__((no_sanitize("address"))) void simtlab_emu_spin_watch_s
             }
         }
     }
-    /* Hand the worker to the next unstarted or ready thread (spin_slow). */
-    void *target;
-    if (b.next_start < b.n) {
-        make_ready(b, tid);
-        target = fresh_runner(w);
-    } else if (b.ready_count) {
-        target = pop_ready(w);
-        make_ready(b, tid);
-    } else {
-        return;
-    }
-    detail::switch_from(w, b, tid, target);
+    hand_over_spinner(w);
 }
 
 namespace engine {

@@ -486,6 +486,80 @@ Test(rewriter, file_scope_declarators_each_get_an_accessor_and_a_define)
                    "\n");
 }
 
+/* ---- __shared__ inside #define bodies -------------------------------------- */
+
+/* cuda-samples' cudasharedmem.h: a macro whose body builds a struct whose
+ * member functions declare the dynamic shared memory, with the macro's
+ * parameters as the type and the name; backslash-continued lines. */
+Test(rewriter, extern_shared_in_a_macro_body_with_parameters_as_type_and_name)
+{
+    expect_rewrite("#define BUILD(t, n)            \\\n"
+                   "  template <> struct SM<t> {   \\\n"
+                   "    __device__ t &operator*() { \\\n"
+                   "      extern __shared__ t n[];  \\\n"
+                   "      return *n;                \\\n"
+                   "    }                           \\\n"
+                   "  }\n"
+                   "BUILD(float, s_float);\n",
+                   "#define BUILD(t, n)            \\\n"
+                   "  template <> struct SM<t> {   \\\n"
+                   "    __device__ t &operator*() { \\\n"
+                   "      t *const n = (t *)::simtlab_emu::dynamic_shared();  \\\n"
+                   "      return *n;                \\\n"
+                   "    }                           \\\n"
+                   "  }\n"
+                   "BUILD(float, s_float);\n");
+}
+
+/* At the top of a body the macro is used in a function; the lambda's
+ * capture-default makes a use at file scope fail to compile. A body without
+ * its `;` leaves it to the use. */
+Test(rewriter, fixed_size_shared_in_a_macro_body_and_a_body_without_its_semicolon)
+{
+    expect_rewrite("#define TILE(T, name, N) __shared__ T name[N][N + 1];\n",
+                   "#define TILE(T, name, N) T (&name)[N][N + 1] = "
+                   "::simtlab_emu::shared_var<T[N][N + 1]>([&]{});\n");
+    expect_rewrite("#define DYN(T, n) extern __shared__ T n[]\nint x;\n",
+                   "#define DYN(T, n) T *const n = (T *)::simtlab_emu::dynamic_shared()\nint x;\n");
+    expect_rewrite("#define TWO __shared__ int a[4], b\n",
+                   "#define TWO int (&a)[4] = ::simtlab_emu::shared_var<int[4]>([&]{}); "
+                   "int &b = ::simtlab_emu::shared_var<int>([&]{})\n");
+    /* Inside braces of the body it is a function's block as usual. */
+    expect_rewrite("#define RUN(T) do { __shared__ T v; v = 0; } while (0)\n",
+                   "#define RUN(T) do { T &v = ::simtlab_emu::shared_var<T>([]{}); v = 0; } while (0)\n");
+}
+
+Test(rewriter, a_shared_declaration_over_continued_lines_keeps_the_macros_lines)
+{
+    const char *src = "#define D(T, N) \\\n  __shared__ T \\\n   buf[N]; \\\n  buf[0] = 1\nint after;\n";
+    const char *got = rewrite(src);
+    cr_assert_eq(count_lines(got), count_lines(src), "got:\n%s", got);
+    cr_assert_str_eq(got, "#define D(T, N) \\\n  T (&buf)[N] = ::simtlab_emu::shared_var<T[N]>([&]{}); \\\n"
+                          " \\\n  buf[0] = 1\nint after;\n");
+}
+
+Test(rewriter, pasted_names_and_other_macros_with_shared)
+{
+    expect_rewrite("#define P(n) __shared__ float n##_s[8], *p_##n##2;\n",
+                   "#define P(n) float (&n##_s)[8] = ::simtlab_emu::shared_var<float[8]>([&]{}); "
+                   "float *&p_##n##2 = ::simtlab_emu::shared_var<float *>([&]{});\n");
+    /* Not declarations: left as they are. */
+    expect_unchanged("#define SHARED __shared__\n#define __shared__\n#define S(x) #x \"__shared__\"\n"
+                     "#if 0\n#define Q __shared__ int q;\n#endif\n");
+    /* A kernel in the file is rewritten as before, the macro too. */
+    expect_rewrite("#define DECL extern __shared__ float d[];\n" IN_KERNEL("  DECL"),
+                   "#define DECL float *const d = (float *)::simtlab_emu::dynamic_shared();\n"
+                   OUT_KERNEL("  DECL"));
+}
+
+Test(rewriter, error_shared_in_a_macro_body_names_the_line)
+{
+    expect_error("int a;\n#define BAD(T) \\\n  namespace q { __shared__ T x[4]; }\n", "t.cu:3:17: error:",
+                 "namespace scope inside a #define");
+    expect_error("#define BAD2(T) __shared__ T x = 0;\n", "t.cu:1:17: error:", "initializer");
+    expect_error("#define BAD3(T) __shared__ T x[];\n", "t.cu:1:30: error:", "size");
+}
+
 /* ---- errors ---------------------------------------------------------------- */
 
 Test(rewriter, error_launch_without_closing_chevrons)

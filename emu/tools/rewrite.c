@@ -9,6 +9,9 @@
  *   3. scan()         walks the tokens, finds `<<<` launches and __shared__
  *                     declarations and records edits (replace bytes
  *                     [start, end) of the source with a text);
+ *   then rewrite_macro_bodies() (rewrite_shared.c) tokenizes the body of
+ *                     each #define that holds __shared__ on its own and
+ *                     records edits for its declarations, on its lines;
  * then emit() copies the source with the edits applied after the prologue.
  * Edits never add or remove a newline, except where a #define must start a
  * line, and there a #line restores the numbering.
@@ -384,6 +387,8 @@ int rewrite_source(const char *src, size_t len, const char *path, bool prologue,
         rc = inline_includes(&r);
     if (rc == 0)
         rc = scan(&r);
+    if (rc == 0)
+        rc = rewrite_macro_bodies(&r);
     if (rc == 0)
         rc = emit(&r, sb, prologue);
     rw_free(&r);

@@ -100,6 +100,12 @@ typedef struct rw {
     directive *directives;  /* every preprocessor line outside #if 0 */
     size_t ndirectives, dircap;
     struct include_ctx *inc; /* rewrite_include.c: NULL when includes are not followed */
+    /* rewrite_shared.c, one #define's body: lex() starts at byte lex_from
+     * (on line lex_line, which begins at lex_line_start) instead of 0, and
+     * __shared__ declarations are written for a macro (in_macro). */
+    size_t lex_from, lex_line_start;
+    int lex_line;
+    bool in_macro;
 } rw;
 
 #define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
@@ -174,6 +180,7 @@ int rewrite_launch(rw *r, size_t open);
 
 /* rewrite_shared.c */
 int rewrite_shared(rw *r, size_t i, size_t *next);
+int rewrite_macro_bodies(rw *r);
 
 /* rewrite_asm.c */
 int rewrite_asm(rw *r, size_t i, size_t *next);

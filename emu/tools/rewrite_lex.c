@@ -323,7 +323,7 @@ static int note_directive(rw *r, size_t start, size_t end, int last_line)
 
 int lex(rw *r)
 {
-    cursor c = {0, 1, 0};
+    cursor c = {r->lex_from, r->lex_line ? r->lex_line : 1, r->lex_line_start};
     bool line_begin = true; /* only whitespace and comments so far on this line */
     bool directive = false;
     while (c.i < r->len) {

@@ -19,6 +19,8 @@
  * __device__, alignment and attributes. */
 typedef struct shared_decl {
     size_t first, semi; /* first token of the statement, its `;` */
+    size_t last;        /* the last token replaced: the `;`, or in a #define
+                           body without one, the body's last token */
     bool is_extern;
     size_t *kept;
     size_t nkept;
@@ -26,9 +28,10 @@ typedef struct shared_decl {
 } shared_decl;
 
 /* One declarator: kept[ptr_from .. name) are its own `*`/`&`/cv,
- * kept[name] the variable, kept[name+1 .. end) its [dims]. */
+ * kept[name .. name_last] the variable (one token, or in a #define body
+ * pieces joined by `##`), kept[name_last+1 .. end) its [dims]. */
 typedef struct declarator {
-    size_t ptr_from, name, end;
+    size_t ptr_from, name, name_last, end;
 } declarator;
 
 /* Walks back from __shared__ to the start of its statement. */
@@ -47,10 +50,14 @@ static size_t statement_start(const rw *r, size_t i)
     return i;
 }
 
-/* The `;` that ends the statement; fails on a brace or end of file. */
+/* The `;` that ends the statement; fails on a brace or end of file. In a
+ * #define body the end of the body may end it instead (`#define
+ * DECL(T, n) extern __shared__ T n[]`, used as `DECL(float, s);`): then
+ * *semi is r->ntoks. */
 static int statement_end(rw *r, size_t shared, size_t *semi)
 {
-    for (size_t j = shared + 1; j < r->ntoks; j++) {
+    size_t j = shared + 1;
+    for (; j < r->ntoks; j++) {
         if (is_punct(r, j, ';')) {
             *semi = j;
             return 0;
@@ -62,6 +69,10 @@ static int statement_end(rw *r, size_t shared, size_t *semi)
         else if (is_punct(r, j, ')') || is_punct(r, j, ']') || is_punct(r, j, '}') ||
                  is_punct(r, j, '(') || is_punct(r, j, '['))
             break;
+    }
+    if (j == r->ntoks && r->in_macro) {
+        *semi = r->ntoks;
+        return 0;
     }
     return fail_at(r, shared,
                    "cannot rewrite this __shared__ declaration: expected 'type name[dims];' "
@@ -130,6 +141,12 @@ static size_t next_declarator_end(const rw *r, const shared_decl *d, size_t from
     return d->nkept;
 }
 
+/* Tokens a and b are the `##` of a #define body. */
+static bool is_paste(const rw *r, size_t a, size_t b)
+{
+    return b == a + 1 && is_punct(r, a, '#') && is_punct(r, b, '#') && adjacent(r, a);
+}
+
 static bool is_type_operator(const rw *r, size_t i)
 {
     return tok_is(r, i, "decltype") || tok_is(r, i, "__typeof__") || tok_is(r, i, "typeof");
@@ -141,6 +158,7 @@ static int parse_declarator(rw *r, const shared_decl *d, size_t from, size_t end
 {
     int angle = 0;
     long name = -1;
+    size_t name_last = 0;
     size_t k = from;
     for (; k < end; k++) {
         size_t t = d->kept[k];
@@ -163,13 +181,19 @@ static int parse_declarator(rw *r, const shared_decl *d, size_t from, size_t end
                 "cannot rewrite this __shared__ declaration: parentheses in a declarator "
                 "(use a typedef for pointers to arrays or functions)");
         else if (angle == 0 && is_ident(r, t) && !tok_is(r, t, "const") &&
-                 !tok_is(r, t, "volatile") && !tok_is(r, t, "__restrict__"))
+                 !tok_is(r, t, "volatile") && !tok_is(r, t, "__restrict__")) {
             name = (long)k;
+            /* In a #define body: `n ## _s`, pieces of one name. */
+            while (r->in_macro && k + 3 < end && is_paste(r, d->kept[k + 1], d->kept[k + 2]) &&
+                   (is_ident(r, d->kept[k + 3]) || r->toks[d->kept[k + 3]].kind == TK_NUMBER))
+                k += 3;
+            name_last = k;
+        }
     }
     if (name < 0)
         return fail_at(r, d->kept[from < d->nkept ? from : d->nkept - 1],
                        "cannot find the variable name in this __shared__ declaration");
-    for (size_t m = (size_t)name + 1; m < k; m++)
+    for (size_t m = name_last + 1; m < k; m++)
         if (!(tok_is(r, d->kept[m], "const") || tok_is(r, d->kept[m], "volatile") ||
               tok_is(r, d->kept[m], "__restrict__")))
             return fail_tok(r, d->kept[m], "unexpected '%.*s' after the variable name");
@@ -182,7 +206,7 @@ static int parse_declarator(rw *r, const shared_decl *d, size_t from, size_t end
         while (m < end && d->kept[m] != (size_t)r->match[t])
             m++;
     }
-    *out = (declarator){from, (size_t)name, end};
+    *out = (declarator){from, (size_t)name, name_last, end};
     return 0;
 }
 
@@ -208,7 +232,7 @@ static void put_type(const rw *r, strbuf *sb, const shared_decl *d, const declar
 static void put_dims(const rw *r, strbuf *sb, const shared_decl *d, const declarator *x,
                      bool skip_first)
 {
-    size_t from = x->name + 1;
+    size_t from = x->name_last + 1;
     if (skip_first)
         from += 2;
     if (x->end > from)
@@ -217,18 +241,17 @@ static void put_dims(const rw *r, strbuf *sb, const shared_decl *d, const declar
 
 static void put_name(const rw *r, strbuf *sb, const shared_decl *d, const declarator *x)
 {
-    size_t t = d->kept[x->name];
-    sb_put(sb, tok_text(r, t), tok_len(r, t));
+    put_token_list(r, sb, d->kept + x->name, x->name_last - x->name + 1);
 }
 
 /* Function scope: a reference to the block's object, or a pointer to the
  * dynamic shared memory. */
 static void put_local(const rw *r, strbuf *sb, const shared_decl *d, const declarator *x)
 {
-    bool dims = x->end > x->name + 1;
+    bool dims = x->end > x->name_last + 1;
     if (d->is_extern) {
         /* check_dims made the first dimension `[]`: two tokens. */
-        bool more = x->end > x->name + 3;
+        bool more = x->end > x->name_last + 3;
         put_type(r, sb, d, x);
         sb_puts(sb, more ? " (*const " : " *const ");
         put_name(r, sb, d, x);
@@ -256,7 +279,11 @@ static void put_local(const rw *r, strbuf *sb, const shared_decl *d, const decla
     sb_puts(sb, " = ::simtlab_emu::shared_var<");
     put_type(r, sb, d, x);
     put_dims(r, sb, d, x, false);
-    sb_puts(sb, ">([]{});");
+    /* At the top of a #define body the macro is taken to be used in a
+     * function; a capture-default makes a use at file scope a compile error
+     * ("non-local lambda expression cannot have a capture-default") instead
+     * of a lookup outside any block when the program starts. */
+    sb_puts(sb, r->in_macro && r->nscopes == 1 ? ">([&]{});" : ">([]{});");
 }
 
 /* File scope: an accessor function; its #define comes separately. */
@@ -267,7 +294,7 @@ static void put_accessor(const rw *r, strbuf *sb, const shared_decl *d, const de
     sb_puts(sb, "simtlab_emu_shared_");
     put_name(r, sb, d, x);
     sb_puts(sb, "() { return ");
-    bool more = x->end > x->name + 3;
+    bool more = x->end > x->name_last + 3;
     if (d->is_extern) {
         sb_puts(sb, "(");
         put_type(r, sb, d, x);
@@ -287,14 +314,14 @@ static void put_accessor(const rw *r, strbuf *sb, const shared_decl *d, const de
  * array needs every size. */
 static int check_dims(rw *r, const shared_decl *d, const declarator *x)
 {
-    size_t name_tok = d->kept[x->name];
-    bool dims = x->end > x->name + 1;
-    if (d->is_extern && !(dims && is_empty_dim(r, d, x->name + 1)))
+    size_t name_tok = d->kept[x->name_last];
+    bool dims = x->end > x->name_last + 1;
+    if (d->is_extern && !(dims && is_empty_dim(r, d, x->name_last + 1)))
         return fail_tok(r, name_tok,
                         "extern __shared__ '%.*s' must be an unsized array, e.g. "
                         "'extern __shared__ float name[];'");
-    for (size_t k = x->name + 1; k < x->end; k++) {
-        bool first_of_extern = d->is_extern && k == x->name + 1;
+    for (size_t k = x->name_last + 1; k < x->end; k++) {
+        bool first_of_extern = d->is_extern && k == x->name_last + 1;
         if (is_punct(r, d->kept[k], '[') && is_empty_dim(r, d, k) && !first_of_extern)
             return fail_tok(r, name_tok,
                             "__shared__ array '%.*s' needs a size in every dimension "
@@ -361,8 +388,15 @@ static size_t count_newlines(const rw *r, size_t start, size_t end)
 static int record_decl_edit(rw *r, const shared_decl *d, bool file_scope, strbuf *text,
                             strbuf *defines)
 {
-    const token *semi = &r->toks[d->semi];
-    if (file_scope) {
+    const token *semi = &r->toks[d->last];
+    if (d->semi == r->ntoks && text->len > 0 && text->data[text->len - 1] == ';')
+        text->data[--text->len] = '\0'; /* the macro's user writes the `;` */
+    if (r->in_macro) {
+        /* The body's lines stay lines of the #define: each newline of the
+         * statement was a backslash-newline. */
+        for (size_t n = count_newlines(r, r->toks[d->first].start, semi->end); n > 0; n--)
+            sb_puts(text, " \\\n");
+    } else if (file_scope) {
         sb_put(text, defines->data ? defines->data : "", defines->len);
         sb_printf(text, "\n#line %d \"", semi->line);
         sb_put_escaped(text, r->path, strlen(r->path));
@@ -383,13 +417,24 @@ int rewrite_shared(rw *r, size_t i, size_t *next)
     scope_kind scope = current_scope(r);
     if (scope == SCOPE_CLASS)
         return fail_at(r, i, "__shared__ is not allowed on a class member");
+    if (scope == SCOPE_NAMESPACE && r->in_macro)
+        return fail_at(r, i,
+                       "cannot rewrite a __shared__ declaration at namespace scope inside a "
+                       "#define body (declare it outside the macro)");
     shared_decl d = {0};
     d.first = statement_start(r, i);
     if (statement_end(r, i, &d.semi) != 0)
         return -1;
+    d.last = d.semi < r->ntoks ? d.semi : r->ntoks - 1;
     strbuf text = {0}, defines = {0};
     bool file_scope = scope == SCOPE_NAMESPACE;
     int rc = filter_decl(r, &d);
+    if (rc == 0 && d.nkept == 0 && r->in_macro) {
+        /* `#define SHARED __shared__`: not a declaration; left as it is. */
+        free(d.kept);
+        *next = d.semi + 1;
+        return 0;
+    }
     if (rc == 0 && d.nkept == 0)
         rc = fail_at(r, i, "missing type and name in the __shared__ declaration");
     if (rc == 0)
@@ -402,4 +447,117 @@ int rewrite_shared(rw *r, size_t i, size_t *next)
     }
     *next = d.semi + 1;
     return record_decl_edit(r, &d, file_scope, &text, &defines);
+}
+
+/* ======================================================================
+ * __shared__ declarations inside #define bodies
+ * ====================================================================== */
+
+/* Where the word after the `#` of directive `dir` ends, if it is
+ * `define`; else 0. */
+static size_t after_define(const rw *r, const directive *dir)
+{
+    size_t i = dir->start + 1;
+    while (i < dir->end && (r->src[i] == ' ' || r->src[i] == '\t'))
+        i++;
+    if (dir->end - i < 6 || memcmp(r->src + i, "define", 6) != 0)
+        return 0;
+    i += 6;
+    return i < dir->end && (r->src[i] == ' ' || r->src[i] == '\t') ? i : 0;
+}
+
+static bool bytes_contain(const char *s, size_t n, const char *word)
+{
+    size_t w = strlen(word);
+    for (size_t i = 0; i + w <= n; i++)
+        if (memcmp(s + i, word, w) == 0)
+            return true;
+    return false;
+}
+
+/* Scans the body of the #define whose tokens m holds (the macro's name
+ * first): scopes of its braces, __shared__ declarations. The body starts
+ * in a function (m->scopes holds one SCOPE_BLOCK): where the macro is used
+ * is not known here. */
+static int scan_macro_body(rw *m)
+{
+    size_t body = 1;
+    if (m->ntoks > 1 && is_punct(m, 1, '(') && adjacent(m, 0)) /* function-like */
+        body = m->match[1] >= 0 ? (size_t)m->match[1] + 1 : m->ntoks;
+    if (body >= m->ntoks)
+        return 0;
+    m->toks[body].after_directive = true; /* statement_start stops here */
+    scope_kind *scopes = grow(m->scopes, &m->scopecap, 0, sizeof(scope_kind));
+    if (!scopes)
+        return fail_oom(m);
+    m->scopes = scopes;
+    m->scopes[m->nscopes++] = SCOPE_BLOCK;
+    for (size_t i = body; i < m->ntoks;) {
+        if (is_punct(m, i, '{')) {
+            scopes = grow(m->scopes, &m->scopecap, m->nscopes, sizeof(scope_kind));
+            if (!scopes)
+                return fail_oom(m);
+            m->scopes = scopes;
+            m->scopes[m->nscopes++] = brace_kind(m, i);
+        } else if (is_punct(m, i, '}')) {
+            if (m->nscopes > 0)
+                m->nscopes--;
+        } else if (tok_is(m, i, "__shared__")) {
+            if (rewrite_shared(m, i, &i) != 0)
+                return -1;
+            continue;
+        }
+        i++;
+    }
+    return 0;
+}
+
+/* One #define: its name and body are tokenized on their own (the file's
+ * tokens skip preprocessor lines), and its __shared__ declarations become
+ * edits of the file, on the #define's own lines. */
+static int rewrite_macro_body(rw *r, const directive *dir, size_t from)
+{
+    size_t line_start = dir->start;
+    while (line_start > 0 && r->src[line_start - 1] != '\n')
+        line_start--;
+    int line = dir->last_line - (int)count_newlines(r, dir->start, dir->end);
+    rw m = {0};
+    m.src = r->src;
+    m.len = dir->end;
+    m.path = r->path;
+    m.err = r->err;
+    m.errcap = r->errcap;
+    m.lex_from = from;
+    m.lex_line = line;
+    m.lex_line_start = line_start;
+    m.in_macro = true;
+    int rc = lex(&m);
+    if (rc == 0)
+        rc = match_all(&m);
+    if (rc == 0)
+        rc = scan_macro_body(&m);
+    for (size_t k = 0; rc == 0 && k < m.nedits; k++)
+        rc = add_edit_str(r, m.edits[k].start, m.edits[k].end, m.edit_text.data + m.edits[k].text);
+    free(m.toks);
+    free(m.match);
+    free(m.scopes);
+    free(m.edits);
+    free(m.edit_text.data);
+    return rc;
+}
+
+/* Every #define whose body holds `__shared__` (BUILD_SHAREDMEMORY_TYPE in
+ * cuda-samples' cudasharedmem.h builds a struct whose member functions
+ * declare `extern __shared__ t n[];`). */
+int rewrite_macro_bodies(rw *r)
+{
+    for (size_t k = 0; k < r->ndirectives; k++) {
+        const directive *dir = &r->directives[k];
+        size_t from = after_define(r, dir);
+        if (from == 0 || !bytes_contain(r->src + from, dir->end - from, "__shared__"))
+            continue;
+        if (rewrite_macro_body(r, dir, from) != 0)
+            return -1;
+    }
+    return 0;
 }

@@ -35,16 +35,20 @@ namespace {
 
 float f16_bits_to_float(std::uint16_t h)
 {
-    const int exponent = (h >> 10) & 0x1f;
-    const int mantissa = h & 0x3ff;
-    float magnitude;
-    if (exponent == 0) /* zero or subnormal: mantissa * 2^-24 */
-        magnitude = std::ldexp(static_cast<float>(mantissa), -24);
-    else if (exponent == 0x1f)
-        magnitude = mantissa ? NAN : INFINITY;
-    else /* (1.mantissa) * 2^(exponent - 15), as an integer times 2^-10 */
-        magnitude = std::ldexp(static_cast<float>(mantissa | 0x400), exponent - 25);
-    return (h & 0x8000) ? -magnitude : magnitude;
+    const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
+    const std::uint32_t exponent = (h >> 10) & 0x1fu, mantissa = h & 0x3ffu;
+    std::uint32_t bits;
+    if (exponent == 0) { /* zero or subnormal: mantissa * 2^-24, exact in float */
+        const float magnitude = static_cast<float>(mantissa) * 0x1p-24f;
+        return sign ? -magnitude : magnitude;
+    }
+    if (exponent == 0x1f) /* infinity, or NaN (its payload kept) */
+        bits = sign | 0x7f800000u | (mantissa << 13);
+    else /* rebias the exponent from 15 to 127 */
+        bits = sign | ((exponent + 112) << 23) | (mantissa << 13);
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    return f;
 }
 
 /* bfloat16 is the upper half of a float's bit pattern. */
@@ -124,16 +128,33 @@ void mma_m16n8k16_collective(void *const lane_data[32], unsigned, void *ctx)
 
 /* ======================================================================
  * WMMA (see <mma.h> for the emulator's fragment layout)
+ *
+ * Lane L, element i <-> flat index L * E + i of the rows x cols tile in
+ * row-major order, E = rows * cols / 32. So the whole tile, row-major, is the
+ * 32 lanes' fragments one after another: a load or store moves each lane's
+ * run as one piece (every offered shape has E dividing cols, so a run lies
+ * in one row), and the multiply reads the fragments in lane order.
  * ====================================================================== */
 
-/* Lane L, element i <-> flat index L * E + i of the rows x cols tile in
- * row-major order, E = rows * cols / 32 (16x16: row L / 2, column
- * (L % 2) * 8 + i). */
 unsigned lane_elements(wmma_tile t) { return t.rows * t.cols / 32; }
-unsigned frag_row(wmma_tile t, unsigned lane, unsigned i) { return (lane * lane_elements(t) + i) / t.cols; }
-unsigned frag_col(wmma_tile t, unsigned lane, unsigned i) { return (lane * lane_elements(t) + i) % t.cols; }
 
-std::size_t element_bytes(wmma_element type) { return type == wmma_f32 ? 4 : 2; }
+unsigned element_bits(wmma_element type)
+{
+    switch (type) {
+    case wmma_f16:
+    case wmma_bf16: return 16;
+    case wmma_s8:
+    case wmma_u8: return 8;
+    case wmma_f64: return 64;
+    case wmma_s4:
+    case wmma_u4: return 4;
+    case wmma_b1: return 1;
+    case wmma_f32:
+    case wmma_tf32:
+    case wmma_s32: break;
+    }
+    return 32;
+}
 
 struct wmma_io_lane {
     void *elems;      /* this lane's fragment */
@@ -167,6 +188,21 @@ bool lanes_agree(void *const lane_data[32], wmma_io_lane &first)
     return true;
 }
 
+/* Sub-byte elements: element j of a packed run at bits j * width of the
+ * 32-bit words (in memory: of the bytes), lowest first. */
+unsigned get_bits(const void *base, std::size_t bit, unsigned width)
+{
+    const unsigned char byte = static_cast<const unsigned char *>(base)[bit / 8];
+    return (byte >> (bit % 8)) & ((1u << width) - 1u);
+}
+
+void put_bits(void *base, std::size_t bit, unsigned width, unsigned value)
+{
+    unsigned char &byte = static_cast<unsigned char *>(base)[bit / 8];
+    const unsigned mask = ((1u << width) - 1u) << (bit % 8);
+    byte = static_cast<unsigned char>((byte & ~mask) | ((value << (bit % 8)) & mask));
+}
+
 void wmma_io_collective(void *const lane_data[32], unsigned, void *ctx)
 {
     const wmma_io &io = *static_cast<const wmma_io *>(ctx);
@@ -176,18 +212,36 @@ void wmma_io_collective(void *const lane_data[32], unsigned, void *ctx)
             std::memcpy(static_cast<wmma_io_lane *>(lane_data[lane])->error, lane0.error, sizeof lane0.error);
         return;
     }
-    const std::size_t size = element_bytes(io.type);
+    const unsigned bits = element_bits(io.type), E = lane_elements(io.tile), cols = io.tile.cols;
+    const std::size_t ldm = lane0.ldm;
+    char *const mem = static_cast<char *>(lane0.mem);
     for (unsigned lane = 0; lane < 32; ++lane) {
-        auto &l = *static_cast<wmma_io_lane *>(lane_data[lane]);
-        for (unsigned i = 0; i < lane_elements(io.tile); ++i) {
-            const std::size_t r = frag_row(io.tile, lane, i), c = frag_col(io.tile, lane, i);
-            const std::size_t offset = l.col_major ? c * l.ldm + r : r * l.ldm + c;
-            char *in_memory = static_cast<char *>(l.mem) + offset * size;
-            char *in_fragment = static_cast<char *>(l.elems) + i * size;
-            if (io.store)
-                std::memcpy(in_memory, in_fragment, size);
-            else
-                std::memcpy(in_fragment, in_memory, size);
+        char *const frag = static_cast<char *>(static_cast<wmma_io_lane *>(lane_data[lane])->elems);
+        const std::size_t first = static_cast<std::size_t>(lane) * E, r0 = first / cols, c0 = first % cols;
+        if (bits >= 8) {
+            const std::size_t size = bits / 8;
+            if (!lane0.col_major && c0 + E <= cols) { /* the run is contiguous in memory */
+                char *const in_memory = mem + (r0 * ldm + c0) * size;
+                if (io.store)
+                    std::memcpy(in_memory, frag, E * size);
+                else
+                    std::memcpy(frag, in_memory, E * size);
+                continue;
+            }
+            for (unsigned i = 0; i < E; ++i) {
+                const std::size_t r = (first + i) / cols, c = (first + i) % cols;
+                char *const in_memory = mem + (lane0.col_major ? c * ldm + r : r * ldm + c) * size;
+                if (io.store)
+                    std::memcpy(in_memory, frag + i * size, size);
+                else
+                    std::memcpy(frag + i * size, in_memory, size);
+            }
+            continue;
+        }
+        for (unsigned i = 0; i < E; ++i) { /* s4, u4, b1: never stored (no such accumulators) */
+            const std::size_t r = (first + i) / cols, c = (first + i) % cols;
+            const std::size_t at = lane0.col_major ? c * ldm + r : r * ldm + c;
+            put_bits(frag, static_cast<std::size_t>(i) * bits, bits, get_bits(mem, at * bits, bits));
         }
     }
 }
@@ -199,7 +253,8 @@ void check_wmma_arguments(const void *p, unsigned ldm, wmma_element type, const 
     char message[256];
     /* Programming Guide, WMMA: "mptr must be a 256-bit aligned pointer" and
      * ldm "must be a multiple of 8 for __half element type or multiple of 4
-     * for float element type (i.e., multiple of 16 bytes in both cases)". */
+     * for float element type (i.e., multiple of 16 bytes in both cases)";
+     * for the sub-byte types a multiple of 128 bits (32 s4/u4, 128 b1). */
     if (!aligned(p, 32)) {
         std::snprintf(message, sizeof message,
                       "%s at %s:%d: pointer %p is not 256-bit (32-byte) aligned, as WMMA requires; "
@@ -207,10 +262,11 @@ void check_wmma_arguments(const void *p, unsigned ldm, wmma_element type, const 
                       op, where.file, where.line, p);
         fail_launch(cudaErrorMisalignedAddress, message);
     }
-    if (ldm == 0 || (ldm * element_bytes(type)) % 16 != 0) {
+    const unsigned bits = element_bits(type);
+    if (ldm == 0 || (static_cast<unsigned long long>(ldm) * bits) % 128 != 0) {
         std::snprintf(message, sizeof message,
                       "%s at %s:%d: ldm %u is not a multiple of %u elements (16 bytes), as WMMA requires", op,
-                      where.file, where.line, ldm, static_cast<unsigned>(16 / element_bytes(type)));
+                      where.file, where.line, ldm, 128 / bits);
         fail_launch(cudaErrorMisalignedAddress, message);
     }
 }
@@ -230,54 +286,240 @@ void wmma_io_run(void *elems, void *mem, unsigned ldm, bool col_major, const wmm
 }
 
 struct wmma_mma_lane {
-    float *d;
+    void *d;
     const void *a;
     const void *b;
-    const float *c;
+    const void *c;
 };
 
-struct wmma_mma_shape {
-    wmma_element input;
-    unsigned m, n, k;
-};
+/* The largest tiles of any shape: A 32x16, B 16x32, C 32x8. */
+constexpr unsigned max_ab = 512, max_c = 256;
 
-float input_element(const void *frag, unsigned i, wmma_element input)
+/* Every lane's E input elements, decoded, into the row-major tile. */
+template <class V> void gather_inputs(V *out, void *const lane_data[32], bool b, wmma_element type, unsigned E)
 {
-    return bits_to_float(load_u16(static_cast<const char *>(frag) + 2 * i), input == wmma_bf16);
+    for (unsigned lane = 0; lane < 32; ++lane) {
+        const auto &l = *static_cast<const wmma_mma_lane *>(lane_data[lane]);
+        const char *frag = static_cast<const char *>(b ? l.b : l.a);
+        V *o = out + lane * E;
+        switch (type) {
+        case wmma_f16:
+            for (unsigned i = 0; i < E; ++i)
+                o[i] = static_cast<V>(f16_bits_to_float(load_u16(frag + 2 * i)));
+            break;
+        case wmma_bf16:
+            for (unsigned i = 0; i < E; ++i)
+                o[i] = static_cast<V>(bf16_bits_to_float(load_u16(frag + 2 * i)));
+            break;
+        case wmma_tf32: /* the multiplier reads tf32: round what it is given */
+            for (unsigned i = 0; i < E; ++i) {
+                float f;
+                std::memcpy(&f, frag + 4 * i, 4);
+                o[i] = static_cast<V>(tf32_round(f));
+            }
+            break;
+        case wmma_f64:
+            for (unsigned i = 0; i < E; ++i) {
+                double v;
+                std::memcpy(&v, frag + 8 * i, 8);
+                o[i] = static_cast<V>(v);
+            }
+            break;
+        case wmma_s8:
+            for (unsigned i = 0; i < E; ++i)
+                o[i] = static_cast<V>(static_cast<signed char>(frag[i]));
+            break;
+        case wmma_u8:
+            for (unsigned i = 0; i < E; ++i)
+                o[i] = static_cast<V>(static_cast<unsigned char>(frag[i]));
+            break;
+        case wmma_s4:
+            for (unsigned i = 0; i < E; ++i) {
+                const int v = static_cast<int>(get_bits(frag, 4u * i, 4));
+                o[i] = static_cast<V>(v >= 8 ? v - 16 : v);
+            }
+            break;
+        case wmma_u4:
+            for (unsigned i = 0; i < E; ++i)
+                o[i] = static_cast<V>(get_bits(frag, 4u * i, 4));
+            break;
+        default: /* f32, s32, b1: not inputs of mma_sync */
+            break;
+        }
+    }
+}
+
+/* acc[m][n] += a[m][k] * b[k][n], k in order for every element (the order
+ * the accuracy statements in <mma.h> describe); the shape is a constant so
+ * that the compiler vectorizes along n. */
+template <unsigned M, unsigned N, unsigned K, class V, class Acc>
+void multiply_add(Acc *__restrict acc, const V *__restrict a, const V *__restrict b)
+{
+    for (unsigned m = 0; m < M; ++m)
+        for (unsigned k = 0; k < K; ++k) {
+            const Acc av = a[m * K + k];
+            for (unsigned n = 0; n < N; ++n)
+                acc[m * N + n] += av * static_cast<Acc>(b[k * N + n]);
+        }
+}
+
+template <class V, class Acc> void multiply_add(Acc *acc, const V *a, const V *b, unsigned M, unsigned N, unsigned K)
+{
+    if (M == 16 && N == 16 && K == 16)
+        multiply_add<16, 16, 16>(acc, a, b);
+    else if (M == 32 && N == 8 && K == 16)
+        multiply_add<32, 8, 16>(acc, a, b);
+    else if (M == 8 && N == 32 && K == 16)
+        multiply_add<8, 32, 16>(acc, a, b);
+    else if (M == 16 && N == 16 && K == 8)
+        multiply_add<16, 16, 8>(acc, a, b);
+    else if (M == 8 && N == 8 && K == 4)
+        multiply_add<8, 8, 4>(acc, a, b);
+    else if (M == 8 && N == 8 && K == 32)
+        multiply_add<8, 8, 32>(acc, a, b);
+}
+
+/* Floating-point accumulators (f16, f32 or f64 fragments) in V. */
+template <class V> void gather_accumulators(V *acc, void *const lane_data[32], wmma_element type, unsigned E)
+{
+    for (unsigned lane = 0; lane < 32; ++lane) {
+        const char *c = static_cast<const char *>(static_cast<const wmma_mma_lane *>(lane_data[lane])->c);
+        V *o = acc + lane * E;
+        for (unsigned i = 0; i < E; ++i) {
+            if (type == wmma_f16) {
+                o[i] = static_cast<V>(f16_bits_to_float(load_u16(c + 2 * i)));
+            } else if (type == wmma_f64) {
+                double v;
+                std::memcpy(&v, c + 8 * i, 8);
+                o[i] = static_cast<V>(v);
+            } else {
+                float v;
+                std::memcpy(&v, c + 4 * i, 4);
+                o[i] = static_cast<V>(v);
+            }
+        }
+    }
+}
+
+template <class V> void scatter_results(void *const lane_data[32], const V *acc, wmma_element type, unsigned E)
+{
+    for (unsigned lane = 0; lane < 32; ++lane) {
+        char *d = static_cast<char *>(static_cast<const wmma_mma_lane *>(lane_data[lane])->d);
+        const V *in = acc + lane * E;
+        for (unsigned i = 0; i < E; ++i) {
+            if (type == wmma_f16) { /* one rounding, to nearest even */
+                const __half h = __float2half(static_cast<float>(in[i]));
+                std::memcpy(d + 2 * i, &h, 2);
+            } else if (type == wmma_f64) {
+                const double v = static_cast<double>(in[i]);
+                std::memcpy(d + 8 * i, &v, 8);
+            } else {
+                const float v = static_cast<float>(in[i]);
+                std::memcpy(d + 4 * i, &v, 4);
+            }
+        }
+    }
+}
+
+void mma_float(void *const lane_data[32], const wmma_mma_desc &dsc)
+{
+    const unsigned M = dsc.m, N = dsc.n, K = dsc.k;
+    float a[max_ab], b[max_ab], acc[max_c];
+    gather_inputs(a, lane_data, false, dsc.input, M * K / 32);
+    gather_inputs(b, lane_data, true, dsc.input, K * N / 32);
+    gather_accumulators(acc, lane_data, dsc.acc_c, M * N / 32);
+    multiply_add(acc, a, b, M, N, K); /* every product of f16, bf16 or tf32 values is exact in float */
+    scatter_results(lane_data, acc, dsc.acc_d, M * N / 32); /* d only now: it may be c */
+}
+
+void mma_double(void *const lane_data[32], const wmma_mma_desc &dsc)
+{
+    const unsigned M = dsc.m, N = dsc.n, K = dsc.k;
+    double a[max_ab], b[max_ab], acc[max_c];
+    gather_inputs(a, lane_data, false, dsc.input, M * K / 32);
+    gather_inputs(b, lane_data, true, dsc.input, K * N / 32);
+    gather_accumulators(acc, lane_data, dsc.acc_c, M * N / 32);
+    multiply_add(acc, a, b, M, N, K);
+    scatter_results(lane_data, acc, dsc.acc_d, M * N / 32);
+}
+
+/* Integers: exact in 64 bits (at most 32 products of 8-bit values and an
+ * int), then clamped to int's range (satf) or wrapped modulo 2^32. */
+void mma_integer(void *const lane_data[32], const wmma_mma_desc &dsc)
+{
+    const unsigned M = dsc.m, N = dsc.n, K = dsc.k, E = M * N / 32;
+    std::int32_t a[max_ab], b[max_ab];
+    std::int64_t acc[max_c];
+    gather_inputs(a, lane_data, false, dsc.input, M * K / 32);
+    gather_inputs(b, lane_data, true, dsc.input, K * N / 32);
+    for (unsigned lane = 0; lane < 32; ++lane) {
+        const char *c = static_cast<const char *>(static_cast<const wmma_mma_lane *>(lane_data[lane])->c);
+        for (unsigned i = 0; i < E; ++i) {
+            std::int32_t v;
+            std::memcpy(&v, c + 4 * i, 4);
+            acc[lane * E + i] = v;
+        }
+    }
+    multiply_add(acc, a, b, M, N, K);
+    for (unsigned lane = 0; lane < 32; ++lane) {
+        char *d = static_cast<char *>(static_cast<const wmma_mma_lane *>(lane_data[lane])->d);
+        for (unsigned i = 0; i < E; ++i) {
+            std::int64_t v = acc[lane * E + i];
+            if (dsc.satf)
+                v = v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : v;
+            const std::int32_t out = static_cast<std::int32_t>(static_cast<std::uint32_t>(v));
+            std::memcpy(d + 4 * i, &out, 4);
+        }
+    }
+}
+
+/* m8n8k128 b1: row i of A and column j of B as four 32-bit words each. */
+void mma_b1(void *const lane_data[32], const wmma_mma_desc &dsc)
+{
+    std::uint32_t rows[8][4] = {}, cols[8][4] = {};
+    for (unsigned lane = 0; lane < 32; ++lane) {
+        const auto &l = *static_cast<const wmma_mma_lane *>(lane_data[lane]);
+        std::uint32_t wa, wb;
+        std::memcpy(&wa, l.a, 4);
+        std::memcpy(&wb, l.b, 4);
+        rows[lane / 4][lane % 4] = wa; /* A 8x128: lane L holds row L / 4, bits (L % 4) * 32 up */
+        for (unsigned i = 0; i < 32; ++i) { /* B 128x8: lane L holds rows 4L..4L+3, 8 columns each */
+            const unsigned k = lane * 4 + i / 8, n = i % 8;
+            cols[n][k / 32] |= ((wb >> i) & 1u) << (k % 32);
+        }
+    }
+    for (unsigned lane = 0; lane < 32; ++lane) {
+        const auto &l = *static_cast<const wmma_mma_lane *>(lane_data[lane]);
+        std::int32_t c[2], d[2];
+        std::memcpy(c, l.c, sizeof c);
+        for (unsigned i = 0; i < 2; ++i) {
+            const unsigned m = (lane * 2 + i) / 8, n = (lane * 2 + i) % 8;
+            std::uint32_t count = 0;
+            for (unsigned w = 0; w < 4; ++w)
+                count += static_cast<std::uint32_t>(__builtin_popcount(
+                    dsc.bit_op == 2 ? rows[m][w] & cols[n][w] : rows[m][w] ^ cols[n][w]));
+            d[i] = static_cast<std::int32_t>(static_cast<std::uint32_t>(c[i]) + count);
+        }
+        std::memcpy(l.d, d, sizeof d);
+    }
 }
 
 void wmma_mma_collective(void *const lane_data[32], unsigned, void *ctx)
 {
-    const wmma_mma_shape &shape = *static_cast<const wmma_mma_shape *>(ctx);
-    const unsigned M = shape.m, N = shape.n, K = shape.k;
-    const wmma_tile ta{M, K}, tb{K, N}, tc{M, N};
-    float a[32 * 16], b[16 * 32], acc[32 * 32]; /* the largest of the three shapes' tiles */
-    for (unsigned lane = 0; lane < 32; ++lane) {
-        const auto &l = *static_cast<const wmma_mma_lane *>(lane_data[lane]);
-        for (unsigned i = 0; i < lane_elements(ta); ++i)
-            a[frag_row(ta, lane, i) * K + frag_col(ta, lane, i)] = input_element(l.a, i, shape.input);
-        for (unsigned i = 0; i < lane_elements(tb); ++i)
-            b[frag_row(tb, lane, i) * N + frag_col(tb, lane, i)] = input_element(l.b, i, shape.input);
-        for (unsigned i = 0; i < lane_elements(tc); ++i)
-            acc[frag_row(tc, lane, i) * N + frag_col(tc, lane, i)] = l.c[i];
-    }
-    for (unsigned m = 0; m < M; ++m)
-        for (unsigned n = 0; n < N; ++n)
-            for (unsigned k = 0; k < K; ++k)
-                acc[m * N + n] += a[m * K + k] * b[k * N + n]; /* the product is exact */
-    /* Written only now: d may be the same fragment as c. */
-    for (unsigned lane = 0; lane < 32; ++lane) {
-        const auto &l = *static_cast<const wmma_mma_lane *>(lane_data[lane]);
-        for (unsigned i = 0; i < lane_elements(tc); ++i)
-            l.d[i] = acc[frag_row(tc, lane, i) * N + frag_col(tc, lane, i)];
+    const wmma_mma_desc &dsc = *static_cast<const wmma_mma_desc *>(ctx);
+    switch (dsc.input) {
+    case wmma_f16:
+    case wmma_bf16:
+    case wmma_tf32: mma_float(lane_data, dsc); break;
+    case wmma_f64: mma_double(lane_data, dsc); break;
+    case wmma_b1: mma_b1(lane_data, dsc); break;
+    default: mma_integer(lane_data, dsc); break;
     }
 }
 
 } /* namespace */
 
 /* ---- the entry points (declared in <simtlab_emu/ptx.hpp> and <mma.h>) ------ */
-
-/* ---- the entry points (declared in <mma.h>) ------------------------------ */
 
 void mma_m16n8k16_f32(mma_input_type type, float d[4], const unsigned a[4], const unsigned b[2],
                       const float c[4], here where)
@@ -306,12 +548,12 @@ void wmma_store(void *p, const void *elems, wmma_element type, wmma_tile tile, u
                 where);
 }
 
-void wmma_mma(float *d, const void *a, const void *b, wmma_element input, const float *c, unsigned m, unsigned n,
-              unsigned k, here where)
+void wmma_mma(void *d, const void *a, const void *b, const void *c, const wmma_mma_desc &desc, here where)
 {
     wmma_mma_lane lane{d, a, b, c};
-    wmma_mma_shape shape{input, m, n, k};
-    warp_collective(full_warp, &lane, wmma_mma_collective, &shape, "wmma::mma_sync", where);
+    wmma_mma_desc ctx = desc;
+    warp_collective(full_warp, &lane, wmma_mma_collective, &ctx,
+                    desc.input == wmma_b1 ? "wmma::bmma_sync" : "wmma::mma_sync", where);
 }
 
 } /* namespace simtlab_emu */

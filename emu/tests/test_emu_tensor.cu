@@ -959,7 +959,7 @@ Test(wmma, a_misaligned_tile_pointer_fails_the_launch)
     static unsigned short ha[512];
     void *da = to_device(ha, sizeof ha);
     wmma_misaligned<<<1, 32>>>((const __half *)da);
-    expect_launch_failure("wmma_misaligned", cudaErrorMisalignedAddress, "32-byte");
+    expect_launch_failure("wmma_misaligned", cudaErrorMisalignedAddress, "16-byte");
 }
 
 Test(wmma, lanes_that_pass_different_arguments_fail_the_launch)
@@ -1058,4 +1058,518 @@ Test(wmma, m32n8k16_f16_gemm_with_column_major_b)
 Test(wmma, m8n32k16_bf16_gemm_with_row_major_b)
 {
     check_other_shape("wmma/m8n32k16", 1);
+}
+
+/* ======================================================================
+ * WMMA: every shape and element type CUDA offers
+ *
+ * One warp computes D = 2 (A B + C) for one tile: A and B loaded with each
+ * of the four layout pairs, C loaded and D stored row- or column-major (the
+ * four combinations follow the layout pair), the doubling done element-wise
+ * on every x[i] of the accumulator (so x[] must hold each element once).
+ * Every row or column in memory is padded by 16 bytes: the padding of A, B
+ * and C holds NaN (or, for integers, a large value) that must never be
+ * read, D is poisoned (all bytes 0xff) and its padding must stay so. The
+ * reference is a double (integers: 64-bit) product of the same inputs, with
+ * tf32 inputs rounded by the test's own implementation of cvt.rna.
+ * ====================================================================== */
+
+#include <float.h>
+#include <stdint.h>
+#include <type_traits>
+
+TestSuite(wmma_types, .fini = release_device_buffers);
+
+template <class T> struct test_mem { typedef T type; };
+template <> struct test_mem<wmma::precision::tf32> { typedef float type; };
+
+/* cvt.rna.tf32.f32 computed from its definition, in double: the nearest
+ * multiple of the tf32 quantum (2^(e - 10) for |v| in [2^e, 2^(e+1)), and
+ * 2^-136 among float subnormals, whose 23 fraction bits keep 10), ties away
+ * from zero (C's round()); 2^128 and beyond is infinity. Independent of the
+ * bit manipulation the emulator does. */
+static float tf32_reference(float v)
+{
+    if (isnan(v) || isinf(v) || v == 0.0f)
+        return v;
+    int e;
+    frexp(fabs((double)v), &e); /* |v| in [2^(e-1), 2^e) */
+    double quantum = ldexp(1.0, e - 1 - 10);
+    if (quantum < ldexp(1.0, -136))
+        quantum = ldexp(1.0, -136);
+    const double r = round((double)v / quantum) * quantum;
+    if (fabs(r) >= ldexp(1.0, 128))
+        return v < 0 ? -INFINITY : INFINITY;
+    return (float)r;
+}
+
+static unsigned float_bits(float f)
+{
+    unsigned u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+/* A random input value of type T and what it stores in memory. */
+struct input_value {
+    double ref;   /* the value the multiplier sees */
+    double store; /* what memory holds (differs for tf32 only) */
+};
+
+template <class T> static input_value random_input(unsigned *state)
+{
+    input_value v;
+    if constexpr (std::is_same<T, __half>::value) {
+        v.ref = v.store = random_f16_value(state);
+    } else if constexpr (std::is_same<T, __nv_bfloat16>::value) {
+        v.ref = v.store = random_bf16_value(state);
+    } else if constexpr (std::is_same<T, wmma::precision::tf32>::value) {
+        /* 24 significant bits, most of which tf32 drops */
+        const float f = (float)((int)(next_random(state) % 0xffffff) - 0x7fffff) / (float)0x400000;
+        v.store = f;
+        v.ref = tf32_reference(f);
+    } else if constexpr (std::is_same<T, double>::value) {
+        v.ref = v.store = (double)((int)(next_random(state) % 0x1fffff) - 0xfffff) / 0x80000 / 3.0;
+    } else if constexpr (std::is_same<T, signed char>::value) {
+        v.ref = v.store = (double)((int)(next_random(state) % 256) - 128);
+    } else {
+        v.ref = v.store = (double)(next_random(state) % 256);
+    }
+    return v;
+}
+
+/* Element i of a T (memory type) array, written from a double / read back. */
+template <class M> static void put_value(M *base, size_t i, double v)
+{
+    if constexpr (std::is_same<M, __half>::value) {
+        unsigned short b = f16_bits(v);
+        memcpy(base + i, &b, 2);
+    } else if constexpr (std::is_same<M, __nv_bfloat16>::value) {
+        unsigned short b = bf16_bits(v);
+        memcpy(base + i, &b, 2);
+    } else {
+        base[i] = (M)v;
+    }
+}
+
+template <class M> static double get_value(const M *base, size_t i)
+{
+    if constexpr (std::is_same<M, __half>::value) {
+        unsigned short b;
+        memcpy(&b, base + i, 2);
+        const int exponent = b >> 10 & 0x1f, mantissa = b & 0x3ff;
+        if (exponent == 0x1f)
+            return mantissa ? NAN : ((b & 0x8000) ? -INFINITY : INFINITY);
+        const double magnitude = exponent == 0 ? ldexp(mantissa, -24) : ldexp(1024 + mantissa, exponent - 25);
+        return (b & 0x8000) ? -magnitude : magnitude;
+    } else {
+        return (double)base[i];
+    }
+}
+
+/* A value that must never be read (padding): NaN, or a large integer. */
+template <class M> static double padding_value()
+{
+    if constexpr (std::is_integral<M>::value)
+        return std::is_signed<M>::value ? -100.0 : 200.0;
+    else if constexpr (std::is_same<M, __half>::value || std::is_same<M, __nv_bfloat16>::value)
+        return 0.0; /* set as NaN bits below */
+    else
+        return NAN;
+}
+
+template <class M> static void put_padding(M *base, size_t i)
+{
+    if constexpr (std::is_same<M, __half>::value || std::is_same<M, __nv_bfloat16>::value) {
+        const unsigned short nan_bits = std::is_same<M, __half>::value ? 0x7e00 : 0x7fc0;
+        memcpy(base + i, &nan_bits, 2);
+    } else {
+        base[i] = (M)padding_value<M>();
+    }
+}
+
+/* The tile in memory: rows x cols, row- or column-major, each row (column)
+ * padded by 16 bytes. */
+template <class M> struct tile_buffer {
+    unsigned rows, cols, ld;
+    int col_major;
+    M *host;
+    size_t count;
+    size_t at(unsigned r, unsigned c) const { return col_major ? (size_t)c * ld + r : (size_t)r * ld + c; }
+};
+
+template <class M> static tile_buffer<M> make_tile(unsigned rows, unsigned cols, int col_major)
+{
+    tile_buffer<M> t;
+    t.rows = rows;
+    t.cols = cols;
+    t.col_major = col_major;
+    const unsigned per16 = 16 / (unsigned)sizeof(M); /* ldm must be a multiple of 16 bytes */
+    t.ld = ((col_major ? rows : cols) + per16 - 1) / per16 * per16 + per16;
+    t.count = (size_t)t.ld * (col_major ? cols : rows);
+    t.host = (M *)calloc(t.count, sizeof(M));
+    cr_assert(t.host != NULL);
+    for (size_t i = 0; i < t.count; ++i)
+        put_padding(t.host, i);
+    return t;
+}
+
+template <int M, int N, int K, class T, class LA, class LB, class Acc>
+__global__ void wmma_any_tile(const typename test_mem<T>::type *a, unsigned lda, const typename test_mem<T>::type *b,
+                              unsigned ldb, const Acc *c, unsigned ldc, Acc *d, unsigned ldd, int c_col, int d_col,
+                              int convert)
+{
+    wmma::fragment<wmma::matrix_a, M, N, K, T, LA> fa;
+    wmma::fragment<wmma::matrix_b, M, N, K, T, LB> fb;
+    wmma::fragment<wmma::accumulator, M, N, K, Acc> acc;
+    static_assert(decltype(fa)::num_elements * 32 == M * K && decltype(fb)::num_elements * 32 == K * N &&
+                      decltype(acc)::num_elements * 32 == M * N,
+                  "the emulator's fragments hold rows * cols / 32 elements per lane");
+    wmma::load_matrix_sync(fa, a, lda);
+    wmma::load_matrix_sync(fb, b, ldb);
+    wmma::load_matrix_sync(acc, c, ldc, c_col ? wmma::mem_col_major : wmma::mem_row_major);
+    if constexpr (std::is_same<T, wmma::precision::tf32>::value) {
+        if (convert) { /* as the Programming Guide's example does */
+            for (int i = 0; i < fa.num_elements; ++i)
+                fa.x[i] = wmma::__float_to_tf32(fa.x[i]);
+            for (int i = 0; i < fb.num_elements; ++i)
+                fb.x[i] = wmma::__float_to_tf32(fb.x[i]);
+        }
+    }
+    wmma::mma_sync(acc, fa, fb, acc);
+    for (int i = 0; i < acc.num_elements; ++i) {
+        if constexpr (std::is_same<Acc, __half>::value)
+            acc.x[i] = __hadd(acc.x[i], acc.x[i]);
+        else
+            acc.x[i] = acc.x[i] + acc.x[i];
+    }
+    wmma::store_matrix_sync(d, acc, ldd, d_col ? wmma::mem_col_major : wmma::mem_row_major);
+}
+
+/* The layout pair's index: bit 0 a column-major A, bit 1 a column-major B. */
+template <int M, int N, int K, class T, class LA, class LB, class Acc>
+static void check_tile(const char *test, unsigned *state, int convert)
+{
+    typedef typename test_mem<T>::type Mem;
+    const int a_col = std::is_same<LA, wmma::col_major>::value, b_col = std::is_same<LB, wmma::col_major>::value;
+    const int c_col = a_col ^ b_col, d_col = b_col;
+    tile_buffer<Mem> A = make_tile<Mem>(M, K, a_col), B = make_tile<Mem>(K, N, b_col);
+    tile_buffer<Acc> C = make_tile<Acc>(M, N, c_col), D = make_tile<Acc>(M, N, d_col);
+    static double ra[M * K], rb[K * N], rc[M * N];
+    for (int i = 0; i < M; ++i)
+        for (int k = 0; k < K; ++k) {
+            const input_value v = random_input<T>(state);
+            ra[i * K + k] = v.ref;
+            put_value(A.host, A.at(i, k), v.store);
+        }
+    for (int k = 0; k < K; ++k)
+        for (int j = 0; j < N; ++j) {
+            const input_value v = random_input<T>(state);
+            rb[k * N + j] = v.ref;
+            put_value(B.host, B.at(k, j), v.store);
+        }
+    for (int i = 0; i < M; ++i)
+        for (int j = 0; j < N; ++j) {
+            double v;
+            if constexpr (std::is_integral<Acc>::value)
+                v = (double)((int)(next_random(state) % 2001) - 1000);
+            else if constexpr (std::is_same<Acc, __half>::value)
+                v = random_f16_value(state);
+            else
+                v = (double)((int)(next_random(state) % 2001) - 1000) / 128.0;
+            rc[i * N + j] = v;
+            put_value(C.host, C.at(i, j), v);
+        }
+    memset(D.host, 0xff, D.count * sizeof(Acc));
+    Mem *da = (Mem *)to_device(A.host, A.count * sizeof(Mem)), *db = (Mem *)to_device(B.host, B.count * sizeof(Mem));
+    Acc *dc = (Acc *)to_device(C.host, C.count * sizeof(Acc)), *dd = (Acc *)to_device(NULL, D.count * sizeof(Acc));
+    wmma_any_tile<M, N, K, T, LA, LB, Acc><<<1, 32>>>(da, A.ld, db, B.ld, dc, C.ld, dd, D.ld, c_col, d_col, convert);
+    char what[160];
+    snprintf(what, sizeof what, "%s (A %s, B %s, C %s, D %s)", test, a_col ? "col" : "row", b_col ? "col" : "row",
+             c_col ? "col" : "row", d_col ? "col" : "row");
+    expect_launch_ok(what);
+    from_device(D.host, dd, D.count * sizeof(Acc));
+    for (int i = 0; i < M; ++i)
+        for (int j = 0; j < N; ++j) {
+            double ref = rc[i * N + j], scale = fabs(ref);
+            for (int k = 0; k < K; ++k) {
+                ref += ra[i * K + k] * rb[k * N + j];
+                scale += fabs(ra[i * K + k] * rb[k * N + j]);
+            }
+            ref *= 2;
+            scale *= 2;
+            const double got = get_value(D.host, D.at(i, j));
+            if constexpr (std::is_integral<Acc>::value)
+                cr_assert(got == ref, "%s: D[%d][%d] = %.0f, reference %.0f", what, i, j, got, ref);
+            else if constexpr (std::is_same<Acc, double>::value)
+                cr_assert(fabs(got - ref) <= 1e-14 * scale, "%s: D[%d][%d] = %.17g, reference %.17g", what, i, j,
+                          got, ref);
+            else if constexpr (std::is_same<Acc, __half>::value) /* one rounding to f16 on top of float's */
+                cr_assert(fabs(got - ref) <= ldexp(1, -11) * fabs(ref) + ldexp(1, -24) + 1e-5 * scale,
+                          "%s: D[%d][%d] = %.9g, reference %.9g", what, i, j, got, ref);
+            else
+                cr_assert(fabs(got - ref) <= 1e-5 * scale + 1e-30, "%s: D[%d][%d] = %.9g, reference %.9g (scale %g)",
+                          what, i, j, got, ref, scale);
+        }
+    /* the padding of D is still the poison */
+    for (size_t i = 0; i < D.count; ++i) {
+        const unsigned along = (unsigned)(i % D.ld);
+        if (along >= (d_col ? (unsigned)M : (unsigned)N)) {
+            unsigned char bytes[sizeof(Acc)];
+            memcpy(bytes, D.host + i, sizeof(Acc));
+            for (size_t b = 0; b < sizeof(Acc); ++b)
+                cr_assert(bytes[b] == 0xff, "%s: store_matrix_sync wrote into the padding at element %zu", what, i);
+        }
+    }
+    free(A.host);
+    free(B.host);
+    free(C.host);
+    free(D.host);
+    release_device_buffers();
+}
+
+template <int M, int N, int K, class T, class Acc> static void check_all_layouts(const char *test, int convert = 0)
+{
+    unsigned state = test_seed(test);
+    check_tile<M, N, K, T, wmma::row_major, wmma::row_major, Acc>(test, &state, convert);
+    check_tile<M, N, K, T, wmma::col_major, wmma::row_major, Acc>(test, &state, convert);
+    check_tile<M, N, K, T, wmma::row_major, wmma::col_major, Acc>(test, &state, convert);
+    check_tile<M, N, K, T, wmma::col_major, wmma::col_major, Acc>(test, &state, convert);
+}
+
+Test(wmma_types, f16_float_accumulator_every_shape_and_layout)
+{
+    check_all_layouts<16, 16, 16, __half, float>("wmma_types/f16_f32_m16n16k16");
+    check_all_layouts<32, 8, 16, __half, float>("wmma_types/f16_f32_m32n8k16");
+    check_all_layouts<8, 32, 16, __half, float>("wmma_types/f16_f32_m8n32k16");
+}
+
+Test(wmma_types, f16_half_accumulator_every_shape_and_layout)
+{
+    check_all_layouts<16, 16, 16, __half, __half>("wmma_types/f16_f16_m16n16k16");
+    check_all_layouts<32, 8, 16, __half, __half>("wmma_types/f16_f16_m32n8k16");
+    check_all_layouts<8, 32, 16, __half, __half>("wmma_types/f16_f16_m8n32k16");
+}
+
+Test(wmma_types, bf16_every_shape_and_layout)
+{
+    check_all_layouts<16, 16, 16, __nv_bfloat16, float>("wmma_types/bf16_m16n16k16");
+    check_all_layouts<32, 8, 16, __nv_bfloat16, float>("wmma_types/bf16_m32n8k16");
+    check_all_layouts<8, 32, 16, __nv_bfloat16, float>("wmma_types/bf16_m8n32k16");
+}
+
+Test(wmma_types, s8_every_shape_and_layout)
+{
+    check_all_layouts<16, 16, 16, signed char, int>("wmma_types/s8_m16n16k16");
+    check_all_layouts<32, 8, 16, signed char, int>("wmma_types/s8_m32n8k16");
+    check_all_layouts<8, 32, 16, signed char, int>("wmma_types/s8_m8n32k16");
+}
+
+Test(wmma_types, u8_every_shape_and_layout)
+{
+    check_all_layouts<16, 16, 16, unsigned char, int>("wmma_types/u8_m16n16k16");
+    check_all_layouts<32, 8, 16, unsigned char, int>("wmma_types/u8_m32n8k16");
+    check_all_layouts<8, 32, 16, unsigned char, int>("wmma_types/u8_m8n32k16");
+}
+
+Test(wmma_types, tf32_m16n16k8_inputs_rounded_by_mma_sync)
+{
+    check_all_layouts<16, 16, 8, wmma::precision::tf32, float>("wmma_types/tf32_unconverted", 0);
+}
+
+Test(wmma_types, tf32_m16n16k8_inputs_converted_with_float_to_tf32)
+{
+    check_all_layouts<16, 16, 8, wmma::precision::tf32, float>("wmma_types/tf32_converted", 1);
+}
+
+Test(wmma_types, double_m8n8k4_every_layout)
+{
+    check_all_layouts<8, 8, 4, double, double>("wmma_types/f64_m8n8k4");
+}
+
+/* ---- __float_to_tf32: exact bit patterns from the rule ------------------ */
+
+__global__ void wmma_to_tf32(const float *in, float *out, int n)
+{
+    for (int i = threadIdx.x; i < n; i += blockDim.x)
+        out[i] = wmma::__float_to_tf32(in[i]);
+}
+
+static float float_of_bits(unsigned u)
+{
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+Test(wmma_types, float_to_tf32_rounds_to_nearest_ties_away_from_zero)
+{
+    enum { FIXED = 16, RANDOM = 4096, TOTAL = FIXED + RANDOM };
+    static float in[TOTAL], out[TOTAL];
+    const float fixed[FIXED] = {
+        1.0f + ldexpf(1, -11),             /* a tie: away from zero, to 1 + 2^-10 */
+        -(1.0f + ldexpf(1, -11)),          /* a negative tie: to -(1 + 2^-10) */
+        1.0f + 3 * ldexpf(1, -11),         /* a tie above an odd last bit: 1 + 2^-9 */
+        1.0f + ldexpf(1, -11) - ldexpf(1, -23), /* just below a tie: down to 1 */
+        1.0f + ldexpf(1, -11) + ldexpf(1, -23), /* just above: up */
+        FLT_MAX,                           /* carries out of the largest binade: infinity */
+        -FLT_MAX,
+        float_of_bits(0x00000001u),        /* the smallest subnormal: to 0 */
+        float_of_bits(0x00001000u),        /* a subnormal tie: up to 0x2000 */
+        float_of_bits(0x007ff000u),        /* a tie at the largest subnormal: to the smallest normal */
+        INFINITY,
+        -INFINITY,
+        0.0f,
+        -0.0f,
+        3.14159265f,
+        -1e-30f,
+    };
+    unsigned state = test_seed("wmma_types/float_to_tf32");
+    for (int i = 0; i < FIXED; ++i)
+        in[i] = fixed[i];
+    for (int i = FIXED; i < TOTAL; ++i) /* any bit pattern but NaN */
+        do
+            in[i] = float_of_bits(next_random(&state));
+        while (isnan(in[i]));
+    float *din = (float *)to_device(in, sizeof in), *dout = (float *)to_device(NULL, sizeof out);
+    wmma_to_tf32<<<1, 128>>>(din, dout, TOTAL);
+    expect_launch_ok("wmma_to_tf32");
+    from_device(out, dout, sizeof out);
+    for (int i = 0; i < TOTAL; ++i) {
+        const float want = tf32_reference(in[i]);
+        cr_assert(float_bits(out[i]) == float_bits(want), "__float_to_tf32(%a = 0x%08x) = 0x%08x, the rule gives 0x%08x",
+                  (double)in[i], float_bits(in[i]), float_bits(out[i]), float_bits(want));
+        cr_assert((float_bits(out[i]) & 0x1fffu) == 0, "the 13 low bits of a tf32 value are 0");
+    }
+    cr_assert(float_bits(out[0]) == float_bits(1.0f + ldexpf(1, -10)) && isinf(out[5]) && out[7] == 0.0f,
+              "spot checks of the rule itself");
+    /* NaN stays NaN (on the host too: the function is the same) */
+    cr_assert(isnan(wmma::__float_to_tf32(NAN)) && isnan(wmma::__float_to_tf32(float_of_bits(0x7f800001u))),
+              "NaN (even with only low payload bits) stays NaN");
+}
+
+/* ---- integer saturation (satf) ------------------------------------------- */
+
+template <class T>
+__global__ void wmma_int_satf(const T *a, const T *b, const int *c, int *d, int satf)
+{
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, T, wmma::row_major> fa;
+    wmma::fragment<wmma::matrix_b, 16, 16, 16, T, wmma::col_major> fb;
+    wmma::fragment<wmma::accumulator, 16, 16, 16, int> acc;
+    wmma::load_matrix_sync(fa, a, 16);
+    wmma::load_matrix_sync(fb, b, 16);
+    wmma::load_matrix_sync(acc, c, 16, wmma::mem_row_major);
+    wmma::mma_sync(acc, fa, fb, acc, satf != 0);
+    wmma::store_matrix_sync(d, acc, 16, wmma::mem_row_major);
+}
+
+/* Rows 0-7 of A are +max, rows 8-15 -min (s8) or 0..255 ramps (u8); C is
+ * near INT_MAX in the upper half and near INT_MIN in the lower, so half the
+ * sums overflow each way. */
+template <class T> static void check_satf(const char *test)
+{
+    static T ha[256], hb[256];
+    static int hc[256], hd[256];
+    unsigned state = test_seed(test);
+    const int is_signed = std::is_signed<T>::value;
+    for (int i = 0; i < 256; ++i) {
+        const int row = i / 16;
+        ha[i] = (T)(is_signed ? (row < 8 ? 127 : -128) : 255);
+        hb[i] = (T)(is_signed ? 127 : 255);
+        const int slack = (int)(next_random(&state) % 100000);
+        hc[i] = row < 8 ? INT32_MAX - slack : (is_signed ? INT32_MIN + slack : -slack);
+    }
+    for (int satf = 0; satf <= 1; ++satf) {
+        void *da = to_device(ha, sizeof ha), *db = to_device(hb, sizeof hb), *dc = to_device(hc, sizeof hc);
+        void *dd = to_device(NULL, sizeof hd);
+        wmma_int_satf<T><<<1, 32>>>((const T *)da, (const T *)db, (const int *)dc, (int *)dd, satf);
+        expect_launch_ok(test);
+        from_device(hd, dd, sizeof hd);
+        for (int i = 0; i < 256; ++i) {
+            int64_t sum = hc[i];
+            for (int k = 0; k < 16; ++k)
+                sum += (int64_t)ha[(i / 16) * 16 + k] * (int64_t)hb[(i % 16) * 16 + k];
+            const int64_t want = satf ? (sum > INT32_MAX ? INT32_MAX : sum < INT32_MIN ? INT32_MIN : sum)
+                                      : (int64_t)(int32_t)(uint32_t)sum;
+            cr_assert(hd[i] == want, "%s satf=%d: D[%d][%d] = %d, want %lld (exact sum %lld)", test, satf, i / 16,
+                      i % 16, hd[i], (long long)want, (long long)sum);
+        }
+        release_device_buffers();
+    }
+}
+
+Test(wmma_types, s8_satf_saturates_and_without_it_wraps)
+{
+    check_satf<signed char>("wmma_types/s8_satf");
+}
+
+Test(wmma_types, u8_satf_saturates_and_without_it_wraps)
+{
+    check_satf<unsigned char>("wmma_types/u8_satf");
+}
+
+/* ---- NaN propagation ------------------------------------------------------ */
+
+template <int M, int N, int K, class T, class Acc>
+__global__ void wmma_nan_tile(const typename test_mem<T>::type *a, const typename test_mem<T>::type *b, Acc *d)
+{
+    wmma::fragment<wmma::matrix_a, M, N, K, T, wmma::row_major> fa;
+    wmma::fragment<wmma::matrix_b, M, N, K, T, wmma::row_major> fb;
+    wmma::fragment<wmma::accumulator, M, N, K, Acc> acc;
+    wmma::fill_fragment(acc, 1.0f);
+    wmma::load_matrix_sync(fa, a, K);
+    wmma::load_matrix_sync(fb, b, N);
+    wmma::mma_sync(acc, fa, fb, acc);
+    wmma::store_matrix_sync(d, acc, N, wmma::mem_row_major);
+}
+
+/* A NaN at A[r][k] makes row r of D NaN and nothing else. */
+template <int M, int N, int K, class T, class Acc> static void check_nan(const char *test)
+{
+    typedef typename test_mem<T>::type Mem;
+    static Mem ha[M * K], hb[K * N];
+    static Acc hd[M * N];
+    unsigned state = test_seed(test);
+    static double ra[M * K], rb[K * N];
+    for (int i = 0; i < M * K; ++i) {
+        const input_value v = random_input<T>(&state);
+        ra[i] = v.ref;
+        put_value(ha, i, v.store);
+    }
+    for (int i = 0; i < K * N; ++i) {
+        const input_value v = random_input<T>(&state);
+        rb[i] = v.ref;
+        put_value(hb, i, v.store);
+    }
+    const int r = (int)(next_random(&state) % M), kk = (int)(next_random(&state) % K);
+    put_padding(ha, (size_t)r * K + kk); /* NaN bits */
+    void *da = to_device(ha, sizeof ha), *db = to_device(hb, sizeof hb), *dd = to_device(NULL, sizeof hd);
+    wmma_nan_tile<M, N, K, T, Acc><<<1, 32>>>((const Mem *)da, (const Mem *)db, (Acc *)dd);
+    expect_launch_ok(test);
+    from_device(hd, dd, sizeof hd);
+    for (int i = 0; i < M; ++i)
+        for (int j = 0; j < N; ++j) {
+            const double got = get_value(hd, (size_t)i * N + j);
+            if (i == r) {
+                cr_assert(isnan(got), "%s: NaN at A[%d][%d], D[%d][%d] = %g", test, r, kk, i, j, got);
+                continue;
+            }
+            double ref = 1.0, scale = 1.0;
+            for (int k = 0; k < K; ++k) {
+                ref += ra[i * K + k] * rb[k * N + j];
+                scale += fabs(ra[i * K + k] * rb[k * N + j]);
+            }
+            cr_assert(fabs(got - ref) <= 1e-5 * scale, "%s: D[%d][%d] = %g, reference %g", test, i, j, got, ref);
+        }
+}
+
+Test(wmma_types, nan_inputs_make_their_rows_nan)
+{
+    check_nan<16, 16, 16, __half, float>("wmma_types/nan_f16");
+    release_device_buffers();
+    check_nan<32, 8, 16, __nv_bfloat16, float>("wmma_types/nan_bf16");
+    release_device_buffers();
+    check_nan<16, 16, 8, wmma::precision::tf32, float>("wmma_types/nan_tf32");
+    release_device_buffers();
+    check_nan<8, 8, 4, double, double>("wmma_types/nan_f64");
 }

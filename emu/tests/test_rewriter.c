@@ -786,3 +786,30 @@ Test(rewriter, a_kernel_template_launched_with_deduced_arguments_is_called_throu
                    "[](auto &&...simtlab_emu_a) { t(static_cast<decltype(simtlab_emu_a) &&>(simtlab_emu_a)...); }, "
                    "1, 2)(p); ::simtlab_emu::launch(\"t<float>\", __FILE__, __LINE__, t<float>, 1, 2)(p); }\n");
 }
+
+/* cuda-samples' MC_EstimatePiInlineQ: computeValue<Real><<<...>>>(...) names
+ * one of two template parameters; the other is deduced from the arguments.
+ * All named, or the rest defaulted: the instance is launched as before. */
+Test(rewriter, a_kernel_template_launched_with_some_of_its_arguments_deduces_the_rest)
+{
+    expect_rewrite("template <class R, class S> __global__ void cv(R *r, S *s) {}\n"
+                   "template <class R> void h(R *r, int *s) { cv<R><<<1, 2>>>(r, s); }\n",
+                   "template <class R, class S> __global__ void cv(R *r, S *s) {" ENTRY_CHECK("cv") "}\n"
+                   "template <class R> void h(R *r, int *s) { ::simtlab_emu::launch_deduced(\"cv<R>\", __FILE__, "
+                   "__LINE__, [](auto &&...simtlab_emu_a) { cv<R>(static_cast<decltype(simtlab_emu_a) &&>"
+                   "(simtlab_emu_a)...); }, 1, 2)(r, s); }\n");
+    expect_rewrite("template <class R, class S = int, int N = (3 > 2)> __global__ void d(R *r, S *s) {}\n"
+                   "void h(float *r, int *s) { d<float><<<1, 2>>>(r, s); d<float, int, 4><<<1, 2>>>(r, s); }\n",
+                   "template <class R, class S = int, int N = (3 > 2)> __global__ void d(R *r, S *s) {"
+                   ENTRY_CHECK("d") "}\n"
+                   "void h(float *r, int *s) { ::simtlab_emu::launch(\"d<float>\", __FILE__, __LINE__, d<float>, "
+                   "1, 2)(r, s); ::simtlab_emu::launch(\"d<float, int, 4>\", __FILE__, __LINE__, d<float, int, 4>, "
+                   "1, 2)(r, s); }\n");
+    /* A parameter pack after the named ones is deduced too. */
+    expect_rewrite("template <int N, class... A> __global__ void v(A... a) {}\n"
+                   "void h(int x) { v<3><<<1, 1>>>(x); }\n",
+                   "template <int N, class... A> __global__ void v(A... a) {" ENTRY_CHECK("v") "}\n"
+                   "void h(int x) { ::simtlab_emu::launch_deduced(\"v<3>\", __FILE__, __LINE__, "
+                   "[](auto &&...simtlab_emu_a) { v<3>(static_cast<decltype(simtlab_emu_a) &&>(simtlab_emu_a)...); "
+                   "}, 1, 1)(x); }\n");
+}

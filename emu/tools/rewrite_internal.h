@@ -68,6 +68,7 @@ typedef struct kernel_decl {
     size_t lparen, rparen; /* its parameter list */
     bool is_template;
     bool ambiguous;        /* kernels of this name with different parameter counts */
+    size_t tparams;        /* a template's `<` after `template` (0: none) */
 } kernel_decl;
 
 /* A preprocessor line: bytes [start, end) (end: its newline), the number
@@ -202,6 +203,7 @@ const char *include_kernel_defaults(const struct include_ctx *c, const char *nam
 int scan_kernels(rw *r);
 const kernel_decl *overloaded_kernel(const rw *r, size_t first, size_t last);
 bool names_template_kernel(const rw *r, size_t first, size_t last);
+bool names_partly_deduced_kernel(const rw *r, size_t first, size_t last);
 void put_kernel_pointer_type(const rw *r, strbuf *sb, const kernel_decl *k);
 int append_default_args(rw *r, size_t first, size_t last, size_t lparen, size_t rparen);
 

@@ -55,16 +55,17 @@ static size_t param_count(const rw *r, size_t lparen, size_t rparen)
     return n;
 }
 
-/* Is a `template` among the specifiers before the __global__ at g? */
-static bool after_template_head(const rw *r, size_t g)
+/* Is a `template` among the specifiers before the __global__ at g? The
+ * token after it (its `<`), or 0 when there is none. */
+static size_t after_template_head(const rw *r, size_t g)
 {
     for (size_t k = g; k-- > 0;) {
         if (is_punct(r, k, ';') || is_punct(r, k, '{') || is_punct(r, k, '}'))
-            return false;
+            return 0;
         if (tok_is(r, k, "template"))
-            return true;
+            return k + 1;
     }
-    return false;
+    return 0;
 }
 
 static int record_kernel(rw *r, const kernel_decl *k)
@@ -137,7 +138,9 @@ static int parse_kernel(rw *r, size_t g)
     }
     if (j == g + 1 || !is_ident(r, j - 1) || r->match[j] < 0)
         return 0;
-    kernel_decl k = {j - 1, j, (size_t)r->match[j], after_template_head(r, g), false};
+    const size_t tparams = after_template_head(r, g);
+    kernel_decl k = {j - 1, j, (size_t)r->match[j], tparams != 0, false,
+                     tparams != 0 && is_punct(r, tparams, '<') ? tparams : 0};
     size_t body = k.rparen + 1;
     while (body < r->ntoks && !is_punct(r, body, '{') && !is_punct(r, body, ';') && !is_punct(r, body, '}')) {
         if ((is_punct(r, body, '(') || is_punct(r, body, '[')) && r->match[body] > (long)body)
@@ -235,6 +238,81 @@ bool names_template_kernel(const rw *r, size_t first, size_t last)
         if (r->kernels[i].is_template && same_text(r, r->kernels[i].name, first))
             return true;
     return r->inc && include_knows_template_kernel(r->inc, tok_text(r, first), tok_len(r, first));
+}
+
+/* Walks the template argument or parameter list whose `<` is token `open`:
+ * calls visit(r, index, first token, last token, ctx) for each element at
+ * the top level; returns the closing `>`, or 0 when there is none. */
+static size_t walk_angle_list(const rw *r, size_t open, void (*visit)(const rw *, size_t, size_t, size_t, void *),
+                              void *ctx)
+{
+    int angle = 0;
+    size_t from = open + 1, index = 0;
+    for (size_t j = open + 1; j < r->ntoks; j++) {
+        if ((is_punct(r, j, '(') || is_punct(r, j, '[') || is_punct(r, j, '{')) && r->match[j] > (long)j) {
+            j = (size_t)r->match[j];
+        } else if (is_punct(r, j, ';') || is_punct(r, j, '{') || is_punct(r, j, '}')) {
+            return 0;
+        } else if (is_punct(r, j, '<')) {
+            angle++;
+        } else if (is_punct(r, j, '>') && angle > 0) {
+            angle--;
+        } else if ((is_punct(r, j, ',') || is_punct(r, j, '>')) && angle == 0) {
+            if (j > from || index > 0)
+                visit(r, index++, from, j - 1, ctx);
+            from = j + 1;
+            if (is_punct(r, j, '>'))
+                return j;
+        }
+    }
+    return 0;
+}
+
+static void count_element(const rw *r, size_t index, size_t first, size_t last, void *ctx)
+{
+    (void)r, (void)index, (void)first, (void)last;
+    (*(size_t *)ctx)++;
+}
+
+/* The first template parameter, from index `from` on, that a launch must
+ * deduce: one without a default (a pack counts), or SIZE_MAX when none. */
+typedef struct {
+    size_t from, found;
+} needs_deduction;
+
+static void find_deduced(const rw *r, size_t index, size_t first, size_t last, void *ctx)
+{
+    needs_deduction *n = ctx;
+    if (index < n->from || n->found != (size_t)-1)
+        return;
+    for (size_t j = first; j <= last; j++)
+        if (is_punct(r, j, '='))
+            return; /* a default */
+    n->found = index;
+}
+
+/* `k<A>` before `<<<`, where k is a kernel template of this file that has
+ * more template parameters without defaults than the launch names: the
+ * rest are deduced from the arguments, so the launch goes through a
+ * generic lambda (launch_deduced) like a launch of `k` alone. */
+bool names_partly_deduced_kernel(const rw *r, size_t first, size_t last)
+{
+    if (first < last && tok_is(r, first, "::"))
+        first++;
+    if (first + 1 >= last || !is_ident(r, first) || !is_punct(r, first + 1, '<') || !is_punct(r, last, '>'))
+        return false;
+    size_t given = 0;
+    if (walk_angle_list(r, first + 1, count_element, &given) != last)
+        return false;
+    for (size_t i = 0; i < r->nkernels; i++) {
+        const kernel_decl *k = &r->kernels[i];
+        if (!k->is_template || !k->tparams || !same_text(r, k->name, first))
+            continue;
+        needs_deduction n = {given, (size_t)-1};
+        if (walk_angle_list(r, k->tparams, find_deduced, &n) != 0 && n.found != (size_t)-1)
+            return true;
+    }
+    return false;
 }
 
 /* `void (*)(params)`: the kernel's pointer type, its parameters as written

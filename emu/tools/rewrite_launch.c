@@ -182,9 +182,11 @@ int rewrite_launch(rw *r, size_t open)
     if (r->match[args] < 0)
         return fail_at(r, args, "unbalanced '(' in the kernel arguments");
 
-    /* A function template named without its arguments: a generic lambda
-     * calls it, so that the call deduces them (launch.hpp, launch_deduced). */
-    const bool deduced = names_template_kernel(r, (size_t)first, open - 1);
+    /* A function template named without its arguments, or with fewer than
+     * it needs: a generic lambda calls it, so that the call deduces them
+     * (launch.hpp, launch_deduced). */
+    const bool deduced = names_template_kernel(r, (size_t)first, open - 1) ||
+                         names_partly_deduced_kernel(r, (size_t)first, open - 1);
     strbuf head = {0};
     sb_puts(&head, deduced ? "::simtlab_emu::launch_deduced(\"" : "::simtlab_emu::launch(\"");
     strbuf name = {0};

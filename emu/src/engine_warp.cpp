@@ -104,6 +104,8 @@ static warp_group &join_group(worker *w, warp_state &ws, unsigned mask, const ch
         const bool same_call = g.where.line == where.line && g.where.file == where.file;
         if (g.mask != mask && !same_call)
             continue;
+        if (g.mask == mask && (g.op == op || std::strcmp(g.op, op) == 0))
+            return g; /* the common case: no message to format */
         char lanes[160];
         format_lanes(lanes, sizeof lanes, g.arrived);
         if (g.mask != mask)

@@ -447,24 +447,25 @@ void mma_double(void *const lane_data[32], const wmma_mma_desc &dsc)
     scatter_results(lane_data, acc, dsc.acc_d, M * N / 32);
 }
 
-/* Integers: exact in 64 bits (at most 32 products of 8-bit values and an
- * int), then clamped to int's range (satf) or wrapped modulo 2^32. */
+/* Integers: A B exactly in 32 bits (at most 32 products of 8-bit values,
+ * |sum| < 2^21), plus C in 64 bits, then clamped to int's range (satf) or
+ * wrapped modulo 2^32. */
 void mma_integer(void *const lane_data[32], const wmma_mma_desc &dsc)
 {
     const unsigned M = dsc.m, N = dsc.n, K = dsc.k, E = M * N / 32;
-    std::int32_t a[max_ab], b[max_ab];
+    std::int32_t a[max_ab], b[max_ab], ab[max_c] = {};
     std::int64_t acc[max_c];
     gather_inputs(a, lane_data, false, dsc.input, M * K / 32);
     gather_inputs(b, lane_data, true, dsc.input, K * N / 32);
+    multiply_add(ab, a, b, M, N, K);
     for (unsigned lane = 0; lane < 32; ++lane) {
         const char *c = static_cast<const char *>(static_cast<const wmma_mma_lane *>(lane_data[lane])->c);
         for (unsigned i = 0; i < E; ++i) {
             std::int32_t v;
             std::memcpy(&v, c + 4 * i, 4);
-            acc[lane * E + i] = v;
+            acc[lane * E + i] = static_cast<std::int64_t>(v) + ab[lane * E + i];
         }
     }
-    multiply_add(acc, a, b, M, N, K);
     for (unsigned lane = 0; lane < 32; ++lane) {
         char *d = static_cast<char *>(static_cast<const wmma_mma_lane *>(lane_data[lane])->d);
         for (unsigned i = 0; i < E; ++i) {

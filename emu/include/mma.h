@@ -358,7 +358,8 @@ inline void mma_sync(fragment<accumulator, m, n, k, AccD> &d, const fragment<mat
 {
     static_assert(!std::is_same<T, experimental::precision::b1>::value,
                   "wmma::mma_sync: experimental::precision::b1 fragments multiply with wmma::bmma_sync");
-    static_assert(detail::accumulates_in<T, AccD>::value && detail::accumulates_in<T, AccC>::value,
+    static_assert(std::is_same<T, experimental::precision::b1>::value ||
+                      (detail::accumulates_in<T, AccD>::value && detail::accumulates_in<T, AccC>::value),
                   "wmma::mma_sync: CUDA offers no mma_sync with these accumulators for this input type: __half "
                   "takes float or __half, __nv_bfloat16 and precision::tf32 float, double double, and signed/"
                   "unsigned char, s4 and u4 int");

@@ -23,7 +23,7 @@
 #include <simtlab_emu/engine.hpp>
 #include "internal.hpp"
 
-#include <boost/context/detail/fcontext.hpp>
+#include <simtlab_emu/fcontext.hpp>
 
 #include <atomic>
 #include <csetjmp>
@@ -34,7 +34,7 @@
 namespace simtlab_emu {
 namespace engine {
 
-namespace fctx = boost::context::detail;
+namespace fctx = simtlab_emu::fctx;
 
 constexpr unsigned max_block_threads = 1024;
 constexpr unsigned warp_size = 32;

@@ -23,6 +23,9 @@
 #include <climits>
 #include <cmath>
 #include <cstring>
+#include <ctime>
+#include <limits>
+#include <random>
 #include <vector>
 
 #define FULL_MASK 0xffffffffu
@@ -977,4 +980,189 @@ Test(intrinsics, float_results)
     for (size_t k = 0; k < n; ++k)
         cr_expect(std::fabs(h[k] - float_checks[k].want) <= float_checks[k].tolerance, "%s: got %.17g, want %.17g",
                   float_checks[k].what, h[k], float_checks[k].want);
+}
+
+/* ---- directed rounding: _rz, _ru, _rd ----------------------------------- */
+
+/* Each case computes one operation in the three directed modes and to
+ * nearest; the host checks them against the exact result in __float128
+ * (113-bit significand: sums, products and fused products of the operands
+ * drawn below are exact there), so nothing is compared with the emulator's
+ * own arithmetic. */
+enum rounding_op { OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_SQRT, OP_RCP, OP_FMA, OP_COUNT };
+static const char *const op_names[OP_COUNT] = {"add", "sub", "mul", "div", "sqrt", "rcp", "fma"};
+
+template <class T>
+struct rounding_case {
+    int op;
+    T a, b, c;
+    T rz, ru, rd, rn;
+};
+
+__global__ void float_directed(rounding_case<float> *cs, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    rounding_case<float> &k = cs[i];
+    float a = k.a, b = k.b, c = k.c;
+    switch (k.op) {
+    case OP_ADD: k.rz = __fadd_rz(a, b); k.ru = __fadd_ru(a, b); k.rd = __fadd_rd(a, b); k.rn = __fadd_rn(a, b); break;
+    case OP_SUB: k.rz = __fsub_rz(a, b); k.ru = __fsub_ru(a, b); k.rd = __fsub_rd(a, b); k.rn = __fsub_rn(a, b); break;
+    case OP_MUL: k.rz = __fmul_rz(a, b); k.ru = __fmul_ru(a, b); k.rd = __fmul_rd(a, b); k.rn = __fmul_rn(a, b); break;
+    case OP_DIV: k.rz = __fdiv_rz(a, b); k.ru = __fdiv_ru(a, b); k.rd = __fdiv_rd(a, b); k.rn = __fdiv_rn(a, b); break;
+    case OP_SQRT: k.rz = __fsqrt_rz(a); k.ru = __fsqrt_ru(a); k.rd = __fsqrt_rd(a); k.rn = __fsqrt_rn(a); break;
+    case OP_RCP: k.rz = __frcp_rz(a); k.ru = __frcp_ru(a); k.rd = __frcp_rd(a); k.rn = __frcp_rn(a); break;
+    default: k.rz = __fmaf_rz(a, b, c); k.ru = __fmaf_ru(a, b, c); k.rd = __fmaf_rd(a, b, c); k.rn = __fmaf_rn(a, b, c); break;
+    }
+}
+
+__global__ void double_directed(rounding_case<double> *cs, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    rounding_case<double> &k = cs[i];
+    double a = k.a, b = k.b, c = k.c;
+    switch (k.op) {
+    case OP_ADD: k.rz = __dadd_rz(a, b); k.ru = __dadd_ru(a, b); k.rd = __dadd_rd(a, b); k.rn = __dadd_rn(a, b); break;
+    case OP_SUB: k.rz = __dsub_rz(a, b); k.ru = __dsub_ru(a, b); k.rd = __dsub_rd(a, b); k.rn = __dsub_rn(a, b); break;
+    case OP_MUL: k.rz = __dmul_rz(a, b); k.ru = __dmul_ru(a, b); k.rd = __dmul_rd(a, b); k.rn = __dmul_rn(a, b); break;
+    case OP_DIV: k.rz = __ddiv_rz(a, b); k.ru = __ddiv_ru(a, b); k.rd = __ddiv_rd(a, b); k.rn = __ddiv_rn(a, b); break;
+    case OP_SQRT: k.rz = __dsqrt_rz(a); k.ru = __dsqrt_ru(a); k.rd = __dsqrt_rd(a); k.rn = __dsqrt_rn(a); break;
+    case OP_RCP: k.rz = __drcp_rz(a); k.ru = __drcp_ru(a); k.rd = __drcp_rd(a); k.rn = __drcp_rn(a); break;
+    default: k.rz = __fma_rz(a, b, c); k.ru = __fma_ru(a, b, c); k.rd = __fma_rd(a, b, c); k.rn = __fma_rn(a, b, c); break;
+    }
+}
+
+/* The sign of (r - exact result of the case), computed exactly: for
+ * division, sqrt and reciprocal through the product r * b, r * r or r * a,
+ * which __float128 holds exactly for these operands. */
+template <class T>
+static int side_of_exact(const rounding_case<T> &k, T r)
+{
+    typedef __float128 Q;
+    Q a = k.a, b = k.b, c = k.c, q = r, d;
+    switch (k.op) {
+    case OP_ADD: d = q - (a + b); break;
+    case OP_SUB: d = q - (a - b); break;
+    case OP_MUL: d = q - a * b; break;
+    case OP_DIV: d = (q * b - a) * (b < 0 ? -1 : 1); break;
+    case OP_SQRT: d = q * q - a; break;
+    case OP_RCP: d = (q * a - 1) * (a < 0 ? -1 : 1); break;
+    default: d = q - (a * b + c); break;
+    }
+    return d < 0 ? -1 : d > 0 ? 1 : 0;
+}
+
+/* A random value of either sign whose exponent lies in [-span, span]. */
+template <class T>
+static T random_operand(std::mt19937_64 &rng, int span)
+{
+    std::uniform_real_distribution<T> mant(1, 2);
+    int e = (int)(rng() % (2 * span + 1)) - span;
+    T v = std::ldexp(mant(rng), e);
+    return (rng() & 1) ? -v : v;
+}
+
+template <class T>
+static void check_directed(const char *type, void (*kernel)(rounding_case<T> *, int), int span)
+{
+    const unsigned long long seed = 0x5eed0000ULL + (unsigned long long)time(NULL) % 100000;
+    std::mt19937_64 rng(seed);
+    std::vector<rounding_case<T>> cases;
+    for (int op = 0; op < OP_COUNT; ++op)
+        for (int i = 0; i < 400; ++i) {
+            rounding_case<T> k = {};
+            k.op = op;
+            k.a = random_operand<T>(rng, span);
+            k.b = random_operand<T>(rng, span);
+            k.c = random_operand<T>(rng, span);
+            if (op == OP_SQRT)
+                k.a = std::fabs(k.a);
+            if (i < 40) /* exact cases: small integers */
+                k.a = (T)(int)(rng() % 64 + 1), k.b = (T)(int)(rng() % 64 + 1), k.c = (T)(int)(rng() % 64);
+            cases.push_back(k);
+        }
+    for (rounding_case<T> &k : cases) /* poisoned results */
+        k.rz = k.ru = k.rd = k.rn = std::numeric_limits<T>::quiet_NaN();
+    device_array<rounding_case<T>> d(cases.size(), cases.data());
+    kernel<<<(unsigned)(cases.size() + 127) / 128, 128>>>(d, (int)cases.size());
+    expect_launch_ok(type);
+    std::vector<rounding_case<T>> h = d.to_host();
+    int bad = 0;
+    for (const rounding_case<T> &k : h) {
+        const T inf = std::numeric_limits<T>::infinity();
+        int sd = side_of_exact(k, k.rd), su = side_of_exact(k, k.ru), sn = side_of_exact(k, k.rn);
+        bool exact = sd == 0 || su == 0;
+        bool ok = !std::isnan(k.rd) && !std::isnan(k.ru) && sd <= 0 && su >= 0 &&
+                  (exact ? k.rd == k.ru : std::nextafter(k.rd, inf) == k.ru) &&
+                  (k.rn == k.rd || k.rn == k.ru) && (sn != 0) == !exact &&
+                  /* toward zero: down for a positive result, up for a negative one */
+                  k.rz == ((k.rd >= 0 && k.ru > 0) || (exact && k.rd >= 0) ? k.rd : k.ru);
+        if (!ok && bad++ < 5)
+            cr_expect(false, "%s %s(%a, %a, %a): rz %a ru %a rd %a rn %a (sides: rd %d ru %d) (seed %llu)", type,
+                      op_names[k.op], (double)k.a, (double)k.b, (double)k.c, (double)k.rz, (double)k.ru,
+                      (double)k.rd, (double)k.rn, sd, su, seed);
+    }
+    cr_assert_eq(bad, 0, "%s: %d of %zu directed-rounding cases wrong (seed %llu)", type, bad, h.size(), seed);
+}
+
+Test(intrinsics, float_directed_rounding_brackets_the_exact_result)
+{
+    check_directed<float>("float", float_directed, 20);
+}
+
+Test(intrinsics, double_directed_rounding_brackets_the_exact_result)
+{
+    check_directed<double>("double", double_directed, 3); /* fused products stay exact in __float128 */
+}
+
+/* Corners: overflow goes to the largest finite value toward zero and down
+ * (for a positive result), to infinity up; an underflowing product goes to
+ * the smallest subnormal up and to zero down; NaN stays NaN; conversions. */
+__global__ void directed_corners(float *f, double *g)
+{
+    const float big = 3.40282347e38f, tiny = 1e-30f;
+    f[0] = __fadd_rd(big, big);
+    f[1] = __fadd_rz(big, big);
+    f[2] = __fadd_ru(big, big);
+    f[3] = __fmul_ru(tiny, tiny);
+    f[4] = __fmul_rd(tiny, tiny);
+    f[5] = __fadd_rd(__int_as_float(0x7fc00000), 1.0f);
+    f[6] = __ll2float_rd(16777217LL); /* 2^24 + 1 */
+    f[7] = __ll2float_ru(16777217LL);
+    f[8] = __double2float_rd(0.1);
+    f[9] = __double2float_ru(0.1);
+    f[10] = __uint2float_rz(4294967295u);
+    f[11] = __fmul_rd(-tiny, tiny);
+    g[0] = __ull2double_rd(18446744073709551615ULL);
+    g[1] = __ull2double_ru(18446744073709551615ULL);
+    g[2] = __dadd_rd(1.0, 0x1p-60);
+    g[3] = __dadd_ru(1.0, 0x1p-60);
+}
+
+Test(intrinsics, directed_rounding_corners)
+{
+    device_array<float> f(12);
+    device_array<double> g(4);
+    directed_corners<<<1, 1>>>(f, g);
+    expect_launch_ok("directed_corners");
+    std::vector<float> hf = f.to_host();
+    std::vector<double> hg = g.to_host();
+    const float big = 3.40282347e38f, inf = INFINITY;
+    cr_expect(hf[0] == big, "__fadd_rd(max, max) = %a, want the largest float", (double)hf[0]);
+    cr_expect(hf[1] == big, "__fadd_rz(max, max) = %a, want the largest float", (double)hf[1]);
+    cr_expect(hf[2] == inf, "__fadd_ru(max, max) = %a, want inf", (double)hf[2]);
+    cr_expect(hf[3] == std::ldexp(1.0f, -149), "__fmul_ru(1e-30, 1e-30) = %a, want 2^-149", (double)hf[3]);
+    cr_expect(hf[4] == 0.0f && !std::signbit(hf[4]), "__fmul_rd(1e-30, 1e-30) = %a, want +0", (double)hf[4]);
+    cr_expect(std::isnan(hf[5]), "__fadd_rd(NaN, 1) = %a, want NaN", (double)hf[5]);
+    cr_expect(hf[6] == 16777216.0f && hf[7] == 16777218.0f, "__ll2float_rd/ru(2^24+1) = %a, %a", (double)hf[6],
+              (double)hf[7]);
+    cr_expect((double)hf[8] < 0.1 && (double)hf[9] > 0.1 && std::nextafter(hf[8], inf) == hf[9],
+              "__double2float_rd/ru(0.1) = %a, %a: not the two floats around 0.1", (double)hf[8], (double)hf[9]);
+    cr_expect(hf[10] == 4294967040.0f, "__uint2float_rz(2^32-1) = %a, want 2^32-256", (double)hf[10]);
+    cr_expect(hf[11] == -std::ldexp(1.0f, -149), "__fmul_rd(-1e-30, 1e-30) = %a, want -2^-149", (double)hf[11]);
+    cr_expect(hg[0] == 0x1.fffffffffffffp63 && hg[1] == 0x1p64, "__ull2double_rd/ru(2^64-1) = %a, %a", hg[0], hg[1]);
+    cr_expect(hg[2] == 1.0 && hg[3] == std::nextafter(1.0, 2.0), "__dadd_rd/ru(1, 2^-60) = %a, %a", hg[2], hg[3]);
 }

@@ -290,6 +290,22 @@ Test(slcc, compiles_a_cpp_file_as_host_cpp_and_links_it_with_a_cu_file)
     expect_program_output(prog, "scaled: 2.5 5 7.5 10 sum 25 (error 0)\n");
 }
 
+Test(slcc, a_system_header_finds_the_system_copy_not_the_programs_own_partial_copy)
+{
+    require_runtime();
+    const char *prog = scratch_path("uses_boost");
+    slcc_ok((char *[]){INPUTS "own_boost/uses_boost.cu", "-o", (char *)prog, NULL});
+    expect_program_output(prog, "boost on linux: 2 4 6 8\n");
+}
+
+Test(slcc, an_include_cycle_between_headers_of_a_subfolder_builds)
+{
+    require_runtime();
+    const char *prog = scratch_path("cycle");
+    slcc_ok((char *[]){INPUTS "cycle/main.cu", "-o", (char *)prog, NULL});
+    expect_program_output(prog, "cycle: 105\n");
+}
+
 Test(slcc, refuses_a_cpp_standard_older_than_17)
 {
     run_result r;

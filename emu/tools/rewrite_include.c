@@ -261,8 +261,20 @@ static int put_header(rw *r, const directive *d, const char *path)
     if (!real)
         return 0;
     if (c->depth >= max_depth || on_chain(c, real)) {
-        free(real); /* a cycle: the preprocessor's guard ends it, from the original file */
-        return 0;
+        /* A cycle: the preprocessor's guard ends it, from the original
+         * file, named by its full path: the rewritten text lives in another
+         * directory, and slcc does not put the .cu's directory ahead of the
+         * system headers' for quoted names (a program's own partial copy of
+         * a library would shadow the system's for the system's headers). */
+        strbuf text = {0};
+        sb_puts(&text, "#include \"");
+        sb_put_escaped(&text, real, strlen(real));
+        sb_puts(&text, "\"");
+        for (size_t i = d->start; i < d->end; i++)
+            if (r->src[i] == '\n')
+                sb_puts(&text, "\n"); /* a directive continued over lines keeps them */
+        free(real);
+        return add_edit_sb(r, d->start, d->end, &text);
     }
     strbuf body = {0};
     if (rewrite_header(r, path, real, &body) != 0) {

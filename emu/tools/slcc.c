@@ -405,7 +405,7 @@ static void workdir_close(workdir *w)
  * the build
  * ====================================================================== */
 
-/* The directory part of a path, for -iquote ("." for a bare name). */
+/* The directory part of a path, for -idirafter ("." for a bare name). */
 static void dir_of(const char *path, char *dir, size_t cap)
 {
     const char *slash = strrchr(path, '/');
@@ -512,12 +512,18 @@ static int compile_cu(const options *o, workdir *w, size_t index, const char *cu
     dir_of(cu, dir, sizeof dir);
     av_push(&cmd, SLCC_CXX);
     av_push(&cmd, o->cxx_std ? o->cxx_std : "-std=c++17");
-    av_push(&cmd, "-iquote"); /* the .cu's own "includes", now that it lives elsewhere */
-    av_push(&cmd, dir);
     av_push(&cmd, "-I"); /* before the user's -I: our cuda_runtime.h, not a toolkit's */
     av_push(&cmd, SLCC_EMU_INCLUDE);
     av_push_all(&cmd, &o->preproc);
     push_toolkit_guard(&cmd);
+    /* The .cu's own "includes" were put in by the rewriter (a cycle's by
+     * full path); what is left from the .cu's directory (a name made by a
+     * macro) is found after the system directories, not before them as
+     * -iquote would: a quoted include inside a system header
+     * (<boost/config.hpp>'s "boost/config/platform/linux.hpp") must not
+     * find a program's own partial copy of that library beside the .cu. */
+    av_push(&cmd, "-idirafter");
+    av_push(&cmd, dir);
     av_push_all(&cmd, &o->codegen);
     if (o->profile)
         push_profile_flags(&cmd, o);

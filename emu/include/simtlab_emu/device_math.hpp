@@ -5,8 +5,11 @@
  * documented error bounds (CUDA Programming Guide, "Intrinsic Functions"),
  * so a kernel whose test passes on the GPU also passes here, while a test
  * tuned to the GPU's exact approximation error would not be portable anyway.
- * _rn/_rz/_ru/_rd versions of arithmetic assume the default rounding mode
- * (to nearest) for _rn and are only provided for _rn.
+ * The _rn versions of arithmetic and conversions use the default rounding
+ * mode (to nearest even); the _rz/_ru/_rd versions set the host's rounding
+ * mode for the one operation (directed_rounding below), so their results
+ * are the correctly rounded ones CUDA specifies, in every corner
+ * (overflow to the largest finite value or to infinity, subnormals).
  *
  * glibc's <math.h> already declares __expf, __logf, __sinf, ... (its
  * internal aliases, not exported by libm), so those are defined as
@@ -15,6 +18,7 @@
 #ifndef SIMTLAB_EMU_DEVICE_MATH_HPP
 #define SIMTLAB_EMU_DEVICE_MATH_HPP
 
+#include <cfenv>
 #include <climits>
 #include <cmath>
 #include <cstdint>
@@ -81,8 +85,75 @@ inline float __fmul_rn(float x, float y) { return x * y; }
 inline float __fdiv_rn(float x, float y) { return x / y; }
 inline float __fmaf_rn(float x, float y, float z) { return fmaf(x, y, z); }
 inline double __dadd_rn(double x, double y) { return x + y; }
+inline double __dsub_rn(double x, double y) { return x - y; }
 inline double __dmul_rn(double x, double y) { return x * y; }
+inline double __ddiv_rn(double x, double y) { return x / y; }
+inline double __drcp_rn(double x) { return 1.0 / x; }
+inline double __dsqrt_rn(double x) { return std::sqrt(x); }
 inline double __fma_rn(double x, double y, double z) { return std::fma(x, y, z); }
+
+/* ---- directed rounding: _rz, _ru, _rd ------------------------------------------ */
+namespace simtlab_emu {
+/* op(a, b, c) computed with the host's rounding mode set to `mode`. The
+ * operands are read from, and the result written to, volatile objects
+ * between the two fesetround calls: without -frounding-math the compiler
+ * may otherwise fold the operation or move it across the calls. The mode
+ * is per host thread, and a CUDA thread runs on one host thread between
+ * two switches, which never happen inside this function. */
+template <int Mode, class T, class Op>
+inline T directed_rounding(T a, T b, T c, Op op)
+{
+    volatile T va = a, vb = b, vc = c;
+    const int saved = std::fegetround();
+    std::fesetround(Mode);
+    volatile T r = op(va, vb, vc);
+    std::fesetround(saved);
+    return r;
+}
+/* A conversion From -> To in rounding mode `Mode`. */
+template <int Mode, class To, class From>
+inline To directed_conversion(From x)
+{
+    volatile From vx = x;
+    const int saved = std::fegetround();
+    std::fesetround(Mode);
+    volatile To r = static_cast<To>(vx);
+    std::fesetround(saved);
+    return r;
+}
+} /* namespace simtlab_emu */
+
+#define SIMTLAB_EMU_DIRECTED(type, name, expr)                                                             \
+    inline type name##_rz(type x, type y) { return ::simtlab_emu::directed_rounding<FE_TOWARDZERO>(x, y, type(0), [](type a, type b, type) { return expr; }); } \
+    inline type name##_ru(type x, type y) { return ::simtlab_emu::directed_rounding<FE_UPWARD>(x, y, type(0), [](type a, type b, type) { return expr; }); }     \
+    inline type name##_rd(type x, type y) { return ::simtlab_emu::directed_rounding<FE_DOWNWARD>(x, y, type(0), [](type a, type b, type) { return expr; }); }
+SIMTLAB_EMU_DIRECTED(float, __fadd, a + b)
+SIMTLAB_EMU_DIRECTED(float, __fsub, a - b)
+SIMTLAB_EMU_DIRECTED(float, __fmul, a * b)
+SIMTLAB_EMU_DIRECTED(float, __fdiv, a / b)
+SIMTLAB_EMU_DIRECTED(double, __dadd, a + b)
+SIMTLAB_EMU_DIRECTED(double, __dsub, a - b)
+SIMTLAB_EMU_DIRECTED(double, __dmul, a * b)
+SIMTLAB_EMU_DIRECTED(double, __ddiv, a / b)
+#undef SIMTLAB_EMU_DIRECTED
+
+#define SIMTLAB_EMU_DIRECTED1(type, name, expr)                                                              \
+    inline type name##_rz(type x) { return ::simtlab_emu::directed_rounding<FE_TOWARDZERO>(x, type(0), type(0), [](type a, type, type) { return expr; }); } \
+    inline type name##_ru(type x) { return ::simtlab_emu::directed_rounding<FE_UPWARD>(x, type(0), type(0), [](type a, type, type) { return expr; }); }     \
+    inline type name##_rd(type x) { return ::simtlab_emu::directed_rounding<FE_DOWNWARD>(x, type(0), type(0), [](type a, type, type) { return expr; }); }
+SIMTLAB_EMU_DIRECTED1(float, __frcp, 1.0f / a)
+SIMTLAB_EMU_DIRECTED1(float, __fsqrt, sqrtf(a))
+SIMTLAB_EMU_DIRECTED1(double, __drcp, 1.0 / a)
+SIMTLAB_EMU_DIRECTED1(double, __dsqrt, std::sqrt(a))
+#undef SIMTLAB_EMU_DIRECTED1
+
+#define SIMTLAB_EMU_DIRECTED3(type, name, expr)                                                                   \
+    inline type name##_rz(type x, type y, type z) { return ::simtlab_emu::directed_rounding<FE_TOWARDZERO>(x, y, z, [](type a, type b, type c) { return expr; }); } \
+    inline type name##_ru(type x, type y, type z) { return ::simtlab_emu::directed_rounding<FE_UPWARD>(x, y, z, [](type a, type b, type c) { return expr; }); }     \
+    inline type name##_rd(type x, type y, type z) { return ::simtlab_emu::directed_rounding<FE_DOWNWARD>(x, y, z, [](type a, type b, type c) { return expr; }); }
+SIMTLAB_EMU_DIRECTED3(float, __fmaf, fmaf(a, b, c))
+SIMTLAB_EMU_DIRECTED3(double, __fma, std::fma(a, b, c))
+#undef SIMTLAB_EMU_DIRECTED3
 
 /* Clamps to [+0.0, 1.0]; NaN gives +0.0 (Programming Guide). */
 inline float __saturatef(float x)
@@ -305,7 +376,23 @@ inline float __uint2float_rn(unsigned x) { return static_cast<float>(x); }
 inline float __ll2float_rn(long long x) { return static_cast<float>(x); }
 inline float __ull2float_rn(unsigned long long x) { return static_cast<float>(x); }
 inline double __int2double_rn(int x) { return static_cast<double>(x); }
+inline double __uint2double_rn(unsigned x) { return static_cast<double>(x); }
 inline double __ll2double_rn(long long x) { return static_cast<double>(x); }
+inline double __ull2double_rn(unsigned long long x) { return static_cast<double>(x); }
 inline float __double2float_rn(double x) { return static_cast<float>(x); }
+
+/* The same conversions toward zero, up and down. */
+#define SIMTLAB_EMU_DIRECTED_CONVERSION(name, to, from)                                                                   \
+    inline to name##_rz(from x) { return ::simtlab_emu::directed_conversion<FE_TOWARDZERO, to>(x); }                       \
+    inline to name##_ru(from x) { return ::simtlab_emu::directed_conversion<FE_UPWARD, to>(x); }                           \
+    inline to name##_rd(from x) { return ::simtlab_emu::directed_conversion<FE_DOWNWARD, to>(x); }
+SIMTLAB_EMU_DIRECTED_CONVERSION(__int2float, float, int)
+SIMTLAB_EMU_DIRECTED_CONVERSION(__uint2float, float, unsigned)
+SIMTLAB_EMU_DIRECTED_CONVERSION(__ll2float, float, long long)
+SIMTLAB_EMU_DIRECTED_CONVERSION(__ull2float, float, unsigned long long)
+SIMTLAB_EMU_DIRECTED_CONVERSION(__ll2double, double, long long)
+SIMTLAB_EMU_DIRECTED_CONVERSION(__ull2double, double, unsigned long long)
+SIMTLAB_EMU_DIRECTED_CONVERSION(__double2float, float, double)
+#undef SIMTLAB_EMU_DIRECTED_CONVERSION
 
 #endif

@@ -23,7 +23,7 @@
 #define SIMTLAB_EMU_ENGINE_HPP
 
 #include <cuda_runtime_api.h>
-#include <boost/context/detail/fcontext.hpp>
+#include <simtlab_emu/fcontext.hpp>
 #include <cstddef>
 #include <cstdint>
 
@@ -165,7 +165,7 @@ inline void warp_collective(unsigned mask, void *lane_data, warp_fn fn, void *ct
 #define SIMTLAB_EMU_ALWAYS_INLINE __attribute__((always_inline))
 namespace detail {
 
-namespace fctx = boost::context::detail;
+namespace fctx = simtlab_emu::fctx;
 
 constexpr unsigned max_block_threads = 1024;
 

@@ -160,6 +160,15 @@ inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *attr, void (*kernel
     simtlab_emu::detail::note_kernel(kernel);
     return cudaFuncGetAttributes(attr, reinterpret_cast<const void *>(kernel));
 }
+/* A kernel template's instance named by its template-id
+ * (cudaFuncSetCacheConfig(k<T>, ...)) converts to const void * only
+ * through a deduced parameter, as the toolkit's C++ overloads take it. */
+template <class... P>
+inline cudaError_t cudaFuncSetCacheConfig(void (*kernel)(P...), cudaFuncCache cacheConfig)
+{
+    simtlab_emu::detail::note_kernel(kernel);
+    return cudaFuncSetCacheConfig(reinterpret_cast<const void *>(kernel), cacheConfig);
+}
 /* cudaLaunchKernel(kernel, grid, block, args, shmem, stream): args[i]
  * points to the value of parameter i, as for CUDA. */
 template <class... P>

@@ -13,6 +13,7 @@
 #include "engine_internal.hpp"
 #include "profile_internal.hpp"
 
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 
@@ -29,6 +30,12 @@ static unsigned existing_lanes(unsigned n, unsigned warp)
 
 static unsigned exited_lanes(const block_state &b, unsigned warp, unsigned mask)
 {
+    /* every arrival asks: look at the warp's 32 flags at once first (they
+     * lie within exited[max_block_threads]; a flag is 0 or 1) */
+    std::uint64_t flags[4];
+    std::memcpy(flags, b.exited + warp * warp_size, sizeof flags);
+    if ((flags[0] | flags[1] | flags[2] | flags[3]) == 0)
+        return 0;
     unsigned exited = 0;
     for (unsigned lane = 0; lane < warp_size; lane++) {
         const unsigned tid = warp * warp_size + lane;

@@ -279,7 +279,12 @@ void wmma_io_run(void *elems, void *mem, unsigned ldm, bool col_major, const wmm
                  here where)
 {
     check_wmma_arguments(mem, ldm, io.type, op, where);
-    wmma_io_lane lane{elems, mem, ldm, col_major, {0}};
+    wmma_io_lane lane; /* error[] is not cleared: 256 bytes a lane at every call showed under perf */
+    lane.elems = elems;
+    lane.mem = mem;
+    lane.ldm = ldm;
+    lane.col_major = col_major;
+    lane.error[0] = '\0';
     wmma_io ctx = io;
     warp_collective(full_warp, &lane, wmma_io_collective, &ctx, op, where);
     if (lane.error[0] != '\0') {

@@ -162,5 +162,7 @@ void simtlab_emu_clear_diagnostic(void);
 #include <simtlab_emu/runtime_ext.h>
 /* Pitched memory, 2D and 3D copies. */
 #include <simtlab_emu/runtime_more.h>
+/* The rest of the graph API: memcpy, memory and conditional nodes, updates. */
+#include <simtlab_emu/runtime_graph.h>
 
 #endif /* __CUDA_RUNTIME_API_H__ */

@@ -55,6 +55,7 @@ typedef enum cudaError {
     cudaErrorStreamCaptureInvalidated = 901,
     cudaErrorStreamCaptureUnmatched = 903,
     cudaErrorStreamCaptureImplicit = 906,
+    cudaErrorGraphExecUpdateFailure = 910,
     cudaErrorUnknown = 999
 } cudaError_t;
 

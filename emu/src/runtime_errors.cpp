@@ -85,6 +85,9 @@ const error_info error_table[] = {
      "operation would make the legacy stream depend on a capturing blocking stream"},
     {cudaErrorStreamCaptureImplicit, "cudaErrorStreamCaptureImplicit",
      "operation would make the legacy stream depend on a capturing blocking stream"},
+    {cudaErrorGraphExecUpdateFailure, "cudaErrorGraphExecUpdateFailure",
+     "the graph update was not performed because it included changes which violated constraints specific to "
+     "instantiated graph update"},
     {cudaErrorUnknown, "cudaErrorUnknown", "unknown error"},
 };
 

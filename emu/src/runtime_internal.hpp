@@ -78,7 +78,15 @@ cudaError_t check_stream(cudaStream_t stream, const char *what);
 /* Stream capture (runtime_graph.cpp): whether `stream` is being captured
  * into a graph, and adding work to that graph instead of running it. */
 bool stream_capturing(cudaStream_t stream);
-cudaError_t capture(cudaStream_t stream, std::function<cudaError_t(cudaStream_t)> run);
+cudaError_t capture(cudaStream_t stream, std::function<cudaError_t(cudaStream_t)> run,
+                    cudaGraphNodeType type = cudaGraphNodeTypeKernel);
+/* cudaMallocAsync / cudaFreeAsync on a capturing stream: a graph memory
+ * allocation or free node (runtime_graph_memory.cpp). */
+cudaError_t capture_malloc(const char *api, cudaStream_t stream, void **devPtr, std::size_t size);
+cudaError_t capture_free(const char *api, cudaStream_t stream, void *devPtr);
+/* cudaFree of a graph allocation: true if ptr is one (the result is then
+ * in *result); false to free it as ordinary device memory. */
+bool free_graph_allocation(void *ptr, cudaError_t *result);
 /* cudaEventRecord / cudaStreamWaitEvent under capture: an event recorded
  * in a capturing stream carries the capture to a stream that waits on it.
  * Returns true when the record was captured (the event is not timed now). */

@@ -144,7 +144,9 @@ bool read_slot(std::size_t i, slot *copy)
 
 void describe_origin(const allocation &a, char *out, std::size_t n)
 {
-    if (a.file)
+    if (a.file && a.line == 0) /* made by the runtime itself, which says by what (graph allocation nodes) */
+        std::snprintf(out, n, "allocated by %s", a.file);
+    else if (a.file)
         std::snprintf(out, n, "allocated at %s:%d", a.file, a.line);
     else
         std::snprintf(out, n, "allocated by a cudaMalloc call without file:line");
@@ -480,6 +482,9 @@ cudaError_t cudaFree(void *devPtr)
 {
     if (!devPtr)
         return cudaSuccess;
+    cudaError_t graph_result;
+    if (runtime::free_graph_allocation(devPtr, &graph_result)) /* a graph allocation's life ends, not its memory */
+        return graph_result;
     std::uintptr_t p = reinterpret_cast<std::uintptr_t>(devPtr);
     {
         std::lock_guard<std::mutex> hold(registry_lock);

@@ -7,8 +7,8 @@
  * The device has one pool, its default; its attributes are recorded (the
  * reuse flags, the release threshold) or counted (bytes in use by
  * pool allocations, and their high-water mark; reserved equals used, since
- * nothing is cached). Under stream capture an allocation would be a graph
- * memory node, which is not emulated: refused, naming the call.
+ * nothing is cached). Under stream capture they become graph memory
+ * allocation and free nodes (runtime_graph_memory.cpp).
  *
  * Stream attributes (the L2 access policy window, the synchronization
  * policy, the priority) are checked and recorded per stream and read back;
@@ -64,25 +64,17 @@ cudaError_t check_device(const char *api, int device)
     return cudaSuccess;
 }
 
-cudaError_t refuse_capture(const char *api, cudaStream_t stream)
-{
-    if (!runtime::stream_capturing(stream))
-        return cudaSuccess;
-    runtime::diagnose("%s under stream capture would be a graph memory node, which the simtlab emulator does not "
-                      "emulate",
-                      api);
-    return record_error(cudaErrorNotSupported);
-}
-
 cudaError_t malloc_async(const char *api, void **devPtr, std::size_t size, cudaMemPool_t pool, cudaStream_t stream)
 {
     cudaError_t e = check_pool(api, pool);
     if (e == cudaSuccess)
         e = runtime::check_stream(stream, api);
-    if (e == cudaSuccess)
-        e = refuse_capture(api, stream);
     if (e != cudaSuccess)
         return e;
+    if (!devPtr)
+        return bad_value("%s: %s is NULL", api, "devPtr");
+    if (runtime::stream_capturing(stream)) /* a graph allocation node (runtime_graph_memory.cpp) */
+        return runtime::capture_malloc(api, stream, devPtr, size);
     e = runtime::allocate_device(api, devPtr, size, nullptr, 0, false);
     if (e != cudaSuccess || !*devPtr)
         return e;
@@ -235,10 +227,10 @@ cudaError_t cudaMallocFromPoolAsync(void **devPtr, size_t size, cudaMemPool_t me
 cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream)
 {
     cudaError_t e = runtime::check_stream(stream, "cudaFreeAsync");
-    if (e == cudaSuccess)
-        e = refuse_capture("cudaFreeAsync", stream);
     if (e != cudaSuccess)
         return e;
+    if (runtime::stream_capturing(stream)) /* a graph free node (runtime_graph_memory.cpp) */
+        return runtime::capture_free("cudaFreeAsync", stream, devPtr);
     {
         std::lock_guard<std::mutex> hold(pool_lock);
         auto it = pool_allocations.find(devPtr);

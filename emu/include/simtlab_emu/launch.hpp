@@ -23,6 +23,7 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace simtlab_emu {
 
@@ -79,10 +80,13 @@ bool stream_is_capturing(cudaStream_t stream);
 void capture_launch(cudaStream_t stream, std::function<cudaError_t(cudaStream_t)> run);
 /* A launch of `kernel` with copies of the argument values at args[i], to run
  * later on a stream (the C cudaLaunchKernel, graph kernel nodes): one
- * binder per parameter-type list. */
+ * binder per parameter-type list; empty if args is NULL and the kernel
+ * has parameters. If `values` is not null it receives the
+ * address of each copy (what cudaGraphKernelNodeGetParams hands back); they
+ * live as long as the returned launch. */
 using bound_launch = std::function<cudaError_t(cudaStream_t)>;
 using args_binder = bound_launch (*)(const launch_site &site, const void *kernel, dim3 grid, dim3 block,
-                                     std::size_t shmem, void **args);
+                                     std::size_t shmem, void **args, std::vector<void *> *values);
 /* Remembers how to bind `kernel`'s arguments, for the C forms that receive
  * it as const void *. */
 void register_kernel(const void *kernel, args_binder bind);
@@ -177,10 +181,14 @@ cudaError_t launch_with_args(const launch_site &site, void (*kernel)(P...), dim3
 
 template <class... P, std::size_t... I>
 bound_launch bind_args(const launch_site &site, void (*kernel)(P...), dim3 grid, dim3 block, std::size_t shmem,
-                       void **args, std::index_sequence<I...>)
+                       void **args, std::vector<void *> *values, std::index_sequence<I...>)
 {
+    if (sizeof...(P) > 0 && !args)
+        return bound_launch{}; /* empty: the caller reports the missing arguments */
     auto call = std::make_shared<kernel_call<P...>>(
         kernel_call<P...>{kernel, std::tuple<P...>(*static_cast<std::remove_cv_t<P> *>(args[I])...)});
+    if (values)
+        *values = std::vector<void *>{const_cast<void *>(static_cast<const void *>(&std::get<I>(call->args)))...};
     return [site, grid, block, shmem, call](cudaStream_t stream) {
         return run_grid(site, grid, block, shmem, stream, &kernel_call<P...>::run_one_thread, call.get(),
                         reinterpret_cast<const void *>(call->kernel));
@@ -189,10 +197,10 @@ bound_launch bind_args(const launch_site &site, void (*kernel)(P...), dim3 grid,
 
 template <class... P>
 bound_launch bind_with_args(const launch_site &site, const void *kernel, dim3 grid, dim3 block, std::size_t shmem,
-                            void **args)
+                            void **args, std::vector<void *> *values)
 {
     return bind_args(site, reinterpret_cast<void (*)(P...)>(const_cast<void *>(kernel)), grid, block, shmem, args,
-                     std::index_sequence_for<P...>{});
+                     values, std::index_sequence_for<P...>{});
 }
 
 /* The registry maps the kernel's address to the binder of its parameter

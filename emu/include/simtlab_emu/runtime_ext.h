@@ -153,7 +153,13 @@ enum cudaGraphNodeType {
     cudaGraphNodeTypeGraph = 0x04,
     cudaGraphNodeTypeEmpty = 0x05,
     cudaGraphNodeTypeWaitEvent = 0x06,
-    cudaGraphNodeTypeEventRecord = 0x07
+    cudaGraphNodeTypeEventRecord = 0x07,
+    cudaGraphNodeTypeExtSemaphoreSignal = 0x08,
+    cudaGraphNodeTypeExtSemaphoreWait = 0x09,
+    cudaGraphNodeTypeMemAlloc = 0x0a,
+    cudaGraphNodeTypeMemFree = 0x0b,
+    cudaGraphNodeTypeConditional = 0x0d,
+    cudaGraphNodeTypeCount
 };
 
 struct cudaHostNodeParams {

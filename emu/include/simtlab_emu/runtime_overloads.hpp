@@ -92,6 +92,10 @@ inline cudaError_t cudaMemAdvise(const void *devPtr, size_t count, cudaMemoryAdv
 
 /* cudaEventRecord(ev) records on the default stream. */
 inline cudaError_t cudaEventRecord(cudaEvent_t event) { return cudaEventRecord(event, 0); }
+/* cudaEventCreate(&ev, flags) is cudaEventCreateWithFlags, as in CUDA's C++ API. */
+inline cudaError_t cudaEventCreate(cudaEvent_t *event, unsigned int flags) { return cudaEventCreateWithFlags(event, flags); }
+/* cudaStreamWaitEvent(stream, ev): flags default to 0, as in CUDA's C++ API. */
+inline cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event) { return cudaStreamWaitEvent(stream, event, 0); }
 inline cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length = 0,
                                             unsigned int flags = cudaMemAttachSingle)
 {

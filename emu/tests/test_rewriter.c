@@ -822,3 +822,74 @@ Test(rewriter, a_kernel_template_launched_with_some_of_its_arguments_deduces_the
                    "[](auto &&...simtlab_emu_a) { v<3>(static_cast<decltype(simtlab_emu_a) &&>(simtlab_emu_a)...); "
                    "}, 1, 1)(x); }\n");
 }
+
+/* Two headers include one guarded header: its text is put in once; the
+ * second #include names the original by its full path (its guard makes it
+ * empty). */
+Test(rewriter, a_guarded_header_included_twice_is_put_in_once, .init = make_scratch)
+{
+    write_scratch("common.h", "// comment first\n#ifndef COMMON_H\n#define COMMON_H\nint common_marker;\n#endif\n");
+    write_scratch("a.h", "#include \"common.h\"\nint a;\n");
+    write_scratch("b.h", "#include \"common.h\"\nint b;\n");
+    write_scratch("main.cu", "#include \"a.h\"\n#include \"b.h\"\n");
+    const char *got = rewrite_tree(NULL, NULL);
+    const char *first = strstr(got, "int common_marker;");
+    cr_assert_not_null(first, "%s", got);
+    cr_assert_null(strstr(first + 1, "int common_marker;"), "put in twice:\n%s", got);
+    char *real = realpath(scratch, NULL);
+    char want[4200];
+    snprintf(want, sizeof want, "#include \"%s/common.h\"\nint b;\n", real);
+    free(real);
+    cr_assert_not_null(strstr(got, want), "want\n%s\nin\n%s", want, got);
+}
+
+/* A `#pragma once` header included twice: the second time it is empty
+ * when the first copy was compiled (the copy's guard), the original
+ * otherwise, and the lines after it keep their numbers. */
+Test(rewriter, a_pragma_once_header_included_twice_is_put_in_once, .init = make_scratch)
+{
+    write_scratch("once.h", "#pragma once\nint once_marker;\n");
+    write_scratch("main.cu", "#include \"once.h\"\n#include \"once.h\"\nint after;\n");
+    const char *got = rewrite_tree(NULL, NULL);
+    const char *first = strstr(got, "int once_marker;");
+    cr_assert_not_null(first, "%s", got);
+    cr_assert_null(strstr(first + 1, "int once_marker;"), "put in twice:\n%s", got);
+    char want[200];
+    snprintf(want, sizeof want, "#endif\n#line 3 \"%s/main.cu\"\nint after;", scratch);
+    cr_assert_not_null(strstr(got, want), "want\n%s\nin\n%s", want, got);
+}
+
+/* A header without a guard (an X-macro list) is put in at every #include,
+ * as the preprocessor would. */
+Test(rewriter, an_unguarded_header_is_put_in_every_time, .init = make_scratch)
+{
+    write_scratch("list.def", "X(red)\nX(green)\n");
+    write_scratch("main.cu", "#define X(n) int n;\n#include \"list.def\"\n#undef X\n#define X(n) int n##_2;\n"
+                             "#include \"list.def\"\n");
+    const char *got = rewrite_tree(NULL, NULL);
+    const char *first = strstr(got, "X(green)");
+    cr_assert_not_null(first, "%s", got);
+    cr_assert_not_null(strstr(first + 1, "X(green)"), "put in once only:\n%s", got);
+}
+
+/* Twenty levels of guarded headers, each including the next twice: put in
+ * at every #include that would be 2^20 copies (about 60 MB); once each, it
+ * is small. */
+Test(rewriter, a_deep_tree_of_shared_guarded_headers_stays_small, .init = make_scratch)
+{
+    char name[32], text[256];
+    for (int k = 0; k < 20; k++) {
+        snprintf(name, sizeof name, "h%d.h", k);
+        if (k < 19)
+            snprintf(text, sizeof text, "#ifndef H%d\n#define H%d\n#include \"h%d.h\"\n#include \"h%d.h\"\nint v%d;\n#endif\n",
+                     k, k, k + 1, k + 1, k);
+        else
+            snprintf(text, sizeof text, "#ifndef H%d\n#define H%d\nint v%d;\n#endif\n", k, k, k);
+        write_scratch(name, text);
+    }
+    write_scratch("main.cu", "#include \"h0.h\"\n#include \"h0.h\"\n");
+    const char *got = rewrite_tree(NULL, NULL);
+    cr_assert_lt(strlen(got), (size_t)200000, "%zu bytes", strlen(got));
+    cr_assert_not_null(strstr(got, "int v19;"));
+    cr_assert_not_null(strstr(got, "int v0;"));
+}

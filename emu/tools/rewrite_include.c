@@ -32,6 +32,8 @@ typedef struct include_ctx {
     size_t depth;
     strbuf deps;
     bool pragma_once; /* the file just rewritten had `#pragma once` */
+    bool guarded;     /* the file just rewritten is wrapped whole in an #ifndef guard */
+    strbuf once_done; /* "\nG path\n" (guarded) or "\nP path\n" (#pragma once) for each such header put in */
     strbuf template_kernels; /* "\nname\n" for each kernel template of the files seen */
     strbuf kernel_defaults;  /* "\nname\x1frecord\n" for each kernel with default arguments */
 } include_ctx;
@@ -237,6 +239,140 @@ static bool on_chain(const include_ctx *c, const char *real)
     return false;
 }
 
+/* The next significant line of src from *pos (comments removed, lines
+ * continued by a backslash joined) into out; false at the end. A rough
+ * scan, enough to see a header's directives: string literals are not
+ * tracked, so a comment opener inside one may end the scan early, which
+ * only makes a guarded header look unguarded. */
+static bool next_significant_line(const char *src, size_t len, size_t *pos, bool *in_comment, char *out,
+                                  size_t cap)
+{
+    while (*pos < len) {
+        size_t n = 0;
+        while (*pos < len && src[*pos] != '\n') {
+            char ch = src[*pos];
+            if (*in_comment) {
+                if (ch == '*' && *pos + 1 < len && src[*pos + 1] == '/') {
+                    *in_comment = false;
+                    (*pos)++;
+                }
+            } else if (ch == '/' && *pos + 1 < len && src[*pos + 1] == '*') {
+                *in_comment = true;
+                (*pos)++;
+            } else if (ch == '/' && *pos + 1 < len && src[*pos + 1] == '/') {
+                while (*pos < len && src[*pos] != '\n')
+                    (*pos)++;
+                break;
+            } else if (ch == '\\' && *pos + 1 < len && src[*pos + 1] == '\n') {
+                (*pos)++; /* a continued line goes on */
+            } else if (n + 1 < cap && !(n == 0 && (ch == ' ' || ch == '\t' || ch == '\r'))) {
+                out[n++] = ch;
+            }
+            (*pos)++;
+        }
+        if (*pos < len)
+            (*pos)++;
+        while (n > 0 && (out[n - 1] == ' ' || out[n - 1] == '\t' || out[n - 1] == '\r'))
+            n--;
+        out[n] = '\0';
+        if (n > 0)
+            return true;
+    }
+    return false;
+}
+
+/* The directive's keyword ("ifndef", "endif", ...) and the rest of the
+ * line after it; false when the line is not a directive. */
+static bool directive_word(const char *line, char *word, size_t cap, const char **rest)
+{
+    if (line[0] != '#')
+        return false;
+    const char *p = line + 1;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    size_t n = 0;
+    while ((*p >= 'a' && *p <= 'z') && n + 1 < cap)
+        word[n++] = *p++;
+    word[n] = '\0';
+    while (*p == ' ' || *p == '\t')
+        p++;
+    *rest = p;
+    return n > 0;
+}
+
+/* Whether the whole header is inside one `#ifndef NAME` / `#define NAME`
+ * ... `#endif` (or `#if !defined(NAME)`): then a second #include of it is
+ * empty, and the rewriter need not put its text in again. */
+static bool has_include_guard(const char *src, size_t len)
+{
+    char line[512], word[16], name[256];
+    const char *rest;
+    size_t pos = 0;
+    bool comment = false;
+    if (!next_significant_line(src, len, &pos, &comment, line, sizeof line) ||
+        !directive_word(line, word, sizeof word, &rest))
+        return false;
+    if (strcmp(word, "ifndef") == 0) {
+        snprintf(name, sizeof name, "%s", rest);
+    } else if (strcmp(word, "if") == 0 && strncmp(rest, "!defined", 8) == 0) {
+        const char *p = rest + 8;
+        while (*p == ' ' || *p == '(')
+            p++;
+        size_t n = strcspn(p, " )");
+        snprintf(name, sizeof name, "%.*s", (int)n, p);
+    } else {
+        return false;
+    }
+    name[strcspn(name, " \t")] = '\0';
+    if (!name[0] || !next_significant_line(src, len, &pos, &comment, line, sizeof line) ||
+        !directive_word(line, word, sizeof word, &rest) || strcmp(word, "define") != 0 ||
+        strncmp(rest, name, strlen(name)) != 0 || (rest[strlen(name)] && !strchr(" \t(", rest[strlen(name)])))
+        return false;
+    int depth = 1;
+    while (next_significant_line(src, len, &pos, &comment, line, sizeof line)) {
+        if (depth == 0)
+            return false; /* something after the guard's #endif */
+        if (!directive_word(line, word, sizeof word, &rest))
+            continue;
+        if (strncmp(word, "if", 2) == 0)
+            depth++;
+        else if (strcmp(word, "endif") == 0)
+            depth--;
+    }
+    return depth == 0;
+}
+
+/* 'G' when a header with an include guard, 'P' when a `#pragma once`
+ * header, has been put in already; 0 otherwise. */
+static char once_done(const include_ctx *c, const char *real)
+{
+    if (!c->once_done.data)
+        return 0;
+    for (const char *kind = "GP"; *kind; kind++) {
+        char key[path_cap + 4];
+        snprintf(key, sizeof key, "\n%c %s\n", *kind, real);
+        if (strstr(c->once_done.data, key))
+            return *kind;
+    }
+    return 0;
+}
+
+/* Puts `#include "real"` (the original file, by its full path) in place of
+ * the directive, keeping its line count: for a cycle, and for a guarded
+ * header already put in, whose guard makes it empty. The rewritten text is
+ * compiled from another directory, so the name alone might not be found. */
+static int include_original(rw *r, const directive *d, const char *real)
+{
+    strbuf text = {0};
+    sb_puts(&text, "#include \"");
+    sb_put_escaped(&text, real, strlen(real));
+    sb_puts(&text, "\"");
+    for (size_t i = d->start; i < d->end; i++)
+        if (r->src[i] == '\n')
+            sb_puts(&text, "\n"); /* a directive continued over lines keeps them */
+    return add_edit_sb(r, d->start, d->end, &text);
+}
+
 /* Rewrites the header at `path` (real path `real`) into *text. */
 static int rewrite_header(rw *r, const char *path, char *real, strbuf *text)
 {
@@ -247,7 +383,9 @@ static int rewrite_header(rw *r, const char *path, char *real, strbuf *text)
         return -1;
     c->chain[c->depth++] = real;
     c->pragma_once = false;
+    const bool guarded = has_include_guard(src, len);
     int rc = rewrite_source(src, len, path, false, c, text, r->err, r->errcap);
+    c->guarded = guarded;
     c->depth--;
     free(src);
     return rc;
@@ -260,21 +398,27 @@ static int put_header(rw *r, const directive *d, const char *path)
     char *real = realpath(path, NULL);
     if (!real)
         return 0;
-    if (c->depth >= max_depth || on_chain(c, real)) {
-        /* A cycle: the preprocessor's guard ends it, from the original
-         * file, named by its full path: the rewritten text lives in another
-         * directory, and slcc does not put the .cu's directory ahead of the
-         * system headers' for quoted names (a program's own partial copy of
-         * a library would shadow the system's for the system's headers). */
+    const char done = once_done(c, real);
+    if (done == 'P') {
+        /* A `#pragma once` header put in already: empty if that copy was
+         * compiled (its guard macro is set), else the original file. */
         strbuf text = {0};
-        sb_puts(&text, "#include \"");
+        sb_printf(&text, "#ifndef SIMTLAB_EMU_ONCE_%016llx\n#include \"", path_hash(real));
         sb_put_escaped(&text, real, strlen(real));
+        sb_printf(&text, "\"\n#endif\n#line %d \"", d->last_line + 1);
+        sb_put_escaped(&text, r->path, strlen(r->path));
         sb_puts(&text, "\"");
-        for (size_t i = d->start; i < d->end; i++)
-            if (r->src[i] == '\n')
-                sb_puts(&text, "\n"); /* a directive continued over lines keeps them */
         free(real);
         return add_edit_sb(r, d->start, d->end, &text);
+    }
+    if (c->depth >= max_depth || on_chain(c, real) || done == 'G') {
+        /* A cycle, or a guarded header already put in: the preprocessor's
+         * guard makes it empty, from the original file. Putting a shared
+         * header's text in at every #include would grow a tree of headers
+         * that include each other's common ones without bound. */
+        int rc = include_original(r, d, real);
+        free(real);
+        return rc;
     }
     strbuf body = {0};
     if (rewrite_header(r, path, real, &body) != 0) {
@@ -283,6 +427,8 @@ static int put_header(rw *r, const directive *d, const char *path)
         return -1;
     }
     const bool once = c->pragma_once;
+    if (once || c->guarded)
+        sb_printf(&c->once_done, "\n%c %s\n", once ? 'P' : 'G', real);
     strbuf text = {0};
     if (once)
         sb_printf(&text, "#ifndef SIMTLAB_EMU_ONCE_%016llx\n#define SIMTLAB_EMU_ONCE_%016llx\n", path_hash(real),
@@ -356,6 +502,7 @@ int sl_rewrite_tree(const char *path, const sl_include_opts *opts, sl_outbuf *ou
     }
     free(c.template_kernels.data);
     free(c.kernel_defaults.data);
+    free(c.once_done.data);
     if (rc != 0) {
         free(sb.data);
         free(c.deps.data);

@@ -10,11 +10,15 @@
  *   curandGenerateLogNormal(Double) (n must be even, as in cuRAND),
  *   curandGetVersion.
  *
- * The numbers are statistically sound and reproducible for a seed, but are
- * not NVIDIA's sequences. Quasi-random generators (Sobol) are not emulated:
- * curandCreateGenerator returns CURAND_STATUS_TYPE_ERROR with a message
- * naming the type. Work is done at the call, on the host; the stream is
- * accepted and ordered like every emulated stream operation (synchronously).
+ * The pseudo-random numbers are statistically sound and reproducible for a
+ * seed, but are not NVIDIA's sequences. The quasi-random generators
+ * (CURAND_RNG_QUASI_SOBOL32/64 and their scrambled forms, with
+ * curandSetQuasiRandomGeneratorDimensions, curandGenerateLongLong for the
+ * 64-bit ones, curandGetDirectionVectors32/64, curandGetScrambleConstants32/64)
+ * are Sobol' sequences from Joe and Kuo's direction numbers
+ * (simtlab_emu/sobol.hpp) for up to 3667 dimensions (cuRAND: 20000).
+ * Work is done at the call, on the host; the stream is accepted and
+ * ordered like every emulated stream operation (synchronously).
  */
 #ifndef CURAND_H_
 #define CURAND_H_
@@ -71,6 +75,17 @@ typedef enum curandOrdering {
     CURAND_ORDERING_QUASI_DEFAULT = 201
 } curandOrdering_t;
 
+typedef enum curandDirectionVectorSet {
+    CURAND_DIRECTION_VECTORS_32_JOEKUO6 = 101,
+    CURAND_SCRAMBLED_DIRECTION_VECTORS_32_JOEKUO6 = 102,
+    CURAND_DIRECTION_VECTORS_64_JOEKUO6 = 103,
+    CURAND_SCRAMBLED_DIRECTION_VECTORS_64_JOEKUO6 = 104
+} curandDirectionVectorSet_t;
+
+/* One dimension's direction numbers. */
+typedef unsigned int curandDirectionVectors32_t[32];
+typedef unsigned long long curandDirectionVectors64_t[64];
+
 typedef curandStatus_t curandStatus;
 typedef curandRngType_t curandRngType;
 typedef curandOrdering_t curandOrdering;
@@ -86,10 +101,21 @@ curandStatus_t curandSetPseudoRandomGeneratorSeed(curandGenerator_t generator, u
 curandStatus_t curandSetGeneratorOffset(curandGenerator_t generator, unsigned long long offset);
 curandStatus_t curandSetGeneratorOrdering(curandGenerator_t generator, curandOrdering_t order);
 curandStatus_t curandGenerateSeeds(curandGenerator_t generator);
-/* Quasi-random generators are not emulated: returns CURAND_STATUS_TYPE_ERROR
- * with a message (no generator of the emulator is quasi-random). */
+/* 1 to 3667 dimensions (cuRAND allows 20000: CURAND_STATUS_OUT_OF_RANGE
+ * with a message past the emulator's table). A quasi-random generator's n
+ * results are n / dimensions points of dimension 1, then as many of
+ * dimension 2, ...; n must be a multiple of the dimensions, and the offset
+ * counts points of each dimension. */
 curandStatus_t curandSetQuasiRandomGeneratorDimensions(curandGenerator_t generator, unsigned int num_dimensions);
 curandStatus_t curandGenerate(curandGenerator_t generator, unsigned int *outputPtr, size_t num);
+/* 64-bit words: the 64-bit quasi-random generators only. */
+curandStatus_t curandGenerateLongLong(curandGenerator_t generator, unsigned long long *outputPtr, size_t num);
+/* Host tables of 20000 dimensions each, as cuRAND's; the emulator fills the
+ * first 3667 and leaves the rest zero (curand_init reports such vectors). */
+curandStatus_t curandGetDirectionVectors32(curandDirectionVectors32_t *vectors[], curandDirectionVectorSet_t set);
+curandStatus_t curandGetDirectionVectors64(curandDirectionVectors64_t *vectors[], curandDirectionVectorSet_t set);
+curandStatus_t curandGetScrambleConstants32(unsigned int **constants);
+curandStatus_t curandGetScrambleConstants64(unsigned long long **constants);
 curandStatus_t curandGenerateUniform(curandGenerator_t generator, float *outputPtr, size_t num);
 curandStatus_t curandGenerateUniformDouble(curandGenerator_t generator, double *outputPtr, size_t num);
 curandStatus_t curandGenerateNormal(curandGenerator_t generator, float *outputPtr, size_t n, float mean,

@@ -18,7 +18,18 @@
  * subsequence and offset always give the same values, but they are not the
  * numbers NVIDIA's cuRAND gives (its XORWOW and MRG32k3a are different
  * generators): a program that compares against numbers printed by a GPU
- * run will differ. Quasi-random (Sobol) states are not provided.
+ * run will differ.
+ *
+ * Quasi-random states: curandStateSobol32_t, curandStateScrambledSobol32_t,
+ * curandStateSobol64_t, curandStateScrambledSobol64_t, with
+ *   curand_init(direction_vectors, offset, &state)
+ *   curand_init(direction_vectors, scramble_c, offset, &state)   scrambled
+ *   curand, curand_uniform(_double), curand_normal(_double) (inverse normal
+ *   distribution function), curand_log_normal(_double), skipahead(n, &state)
+ * and the direction vectors of curandGetDirectionVectors32/64 (curand.h):
+ * Sobol' sequences in Gray-code order (simtlab_emu/sobol.hpp). The
+ * unscrambled ones are the Joe-Kuo Sobol' points cuRAND documents; the
+ * scrambled direction vectors and constants are the emulator's own.
  */
 #ifndef CURAND_KERNEL_H_
 #define CURAND_KERNEL_H_
@@ -26,8 +37,10 @@
 #include <cuda_runtime.h>
 #include <curand.h>
 #include <simtlab_emu/philox.hpp>
+#include <simtlab_emu/sobol.hpp>
 
 #include <cmath>
+#include <type_traits>
 
 struct curandStateXORWOW {
     ::simtlab_emu::rng::stream simtlab_emu_stream;
@@ -44,6 +57,29 @@ typedef struct curandStateXORWOW curandState;
 typedef struct curandStatePhilox4_32_10 curandStatePhilox4_32_10_t;
 typedef struct curandStateMRG32k3a curandStateMRG32k3a_t;
 
+/* Sobol' states, in cuRAND's layout: position i, current point x,
+ * scramble constant c, one dimension's direction numbers. */
+struct curandStateSobol32 {
+    unsigned int i, x, c;
+    unsigned int direction_vectors[32];
+};
+struct curandStateScrambledSobol32 {
+    unsigned int i, x, c;
+    unsigned int direction_vectors[32];
+};
+struct curandStateSobol64 {
+    unsigned long long i, x, c;
+    unsigned long long direction_vectors[64];
+};
+struct curandStateScrambledSobol64 {
+    unsigned long long i, x, c;
+    unsigned long long direction_vectors[64];
+};
+typedef struct curandStateSobol32 curandStateSobol32_t;
+typedef struct curandStateScrambledSobol32 curandStateScrambledSobol32_t;
+typedef struct curandStateSobol64 curandStateSobol64_t;
+typedef struct curandStateScrambledSobol64 curandStateScrambledSobol64_t;
+
 namespace simtlab_emu {
 namespace rng {
 template <class S>
@@ -51,36 +87,44 @@ inline stream &of(S *state)
 {
     return state->simtlab_emu_stream;
 }
+/* The generic functions below are for the pseudo-random states; the
+ * Sobol' states have their own overloads. */
+template <class S>
+struct is_pseudo : std::integral_constant<bool, std::is_same<S, curandStateXORWOW>::value ||
+                                                    std::is_same<S, curandStatePhilox4_32_10>::value ||
+                                                    std::is_same<S, curandStateMRG32k3a>::value> {};
+template <class S, class R>
+using pseudo_t = typename std::enable_if<is_pseudo<S>::value, R>::type;
 } /* namespace rng */
 } /* namespace simtlab_emu */
 
 template <class S>
-inline void curand_init(unsigned long long seed, unsigned long long subsequence, unsigned long long offset, S *state)
+inline ::simtlab_emu::rng::pseudo_t<S, void> curand_init(unsigned long long seed, unsigned long long subsequence, unsigned long long offset, S *state)
 {
     ::simtlab_emu::rng::init(::simtlab_emu::rng::of(state), seed, subsequence, offset);
 }
 
 template <class S>
-inline unsigned int curand(S *state)
+inline ::simtlab_emu::rng::pseudo_t<S, unsigned int> curand(S *state)
 {
     return ::simtlab_emu::rng::next(::simtlab_emu::rng::of(state));
 }
 
 template <class S>
-inline float curand_uniform(S *state)
+inline ::simtlab_emu::rng::pseudo_t<S, float> curand_uniform(S *state)
 {
     return ::simtlab_emu::rng::to_uniform(curand(state));
 }
 
 template <class S>
-inline double curand_uniform_double(S *state)
+inline ::simtlab_emu::rng::pseudo_t<S, double> curand_uniform_double(S *state)
 {
     const unsigned a = curand(state), b = curand(state);
     return ::simtlab_emu::rng::to_uniform_double(a, b);
 }
 
 template <class S>
-inline float2 curand_normal2(S *state)
+inline ::simtlab_emu::rng::pseudo_t<S, float2> curand_normal2(S *state)
 {
     const float u1 = curand_uniform(state), u2 = curand_uniform(state);
     float2 z;
@@ -89,7 +133,7 @@ inline float2 curand_normal2(S *state)
 }
 
 template <class S>
-inline double2 curand_normal2_double(S *state)
+inline ::simtlab_emu::rng::pseudo_t<S, double2> curand_normal2_double(S *state)
 {
     const double u1 = curand_uniform_double(state), u2 = curand_uniform_double(state);
     double2 z;
@@ -98,7 +142,7 @@ inline double2 curand_normal2_double(S *state)
 }
 
 template <class S>
-inline float curand_normal(S *state)
+inline ::simtlab_emu::rng::pseudo_t<S, float> curand_normal(S *state)
 {
     ::simtlab_emu::rng::stream &s = ::simtlab_emu::rng::of(state);
     if (s.has_normal) {
@@ -112,7 +156,7 @@ inline float curand_normal(S *state)
 }
 
 template <class S>
-inline double curand_normal_double(S *state)
+inline ::simtlab_emu::rng::pseudo_t<S, double> curand_normal_double(S *state)
 {
     ::simtlab_emu::rng::stream &s = ::simtlab_emu::rng::of(state);
     if (s.has_normal_double) {
@@ -126,19 +170,19 @@ inline double curand_normal_double(S *state)
 }
 
 template <class S>
-inline float curand_log_normal(S *state, float mean, float stddev)
+inline ::simtlab_emu::rng::pseudo_t<S, float> curand_log_normal(S *state, float mean, float stddev)
 {
     return std::exp(mean + stddev * curand_normal(state));
 }
 
 template <class S>
-inline double curand_log_normal_double(S *state, double mean, double stddev)
+inline ::simtlab_emu::rng::pseudo_t<S, double> curand_log_normal_double(S *state, double mean, double stddev)
 {
     return std::exp(mean + stddev * curand_normal_double(state));
 }
 
 template <class S>
-inline uint4 curand4(S *state)
+inline ::simtlab_emu::rng::pseudo_t<S, uint4> curand4(S *state)
 {
     uint4 r;
     r.x = curand(state);
@@ -149,7 +193,7 @@ inline uint4 curand4(S *state)
 }
 
 template <class S>
-inline float4 curand_uniform4(S *state)
+inline ::simtlab_emu::rng::pseudo_t<S, float4> curand_uniform4(S *state)
 {
     float4 r;
     r.x = curand_uniform(state);
@@ -160,7 +204,7 @@ inline float4 curand_uniform4(S *state)
 }
 
 template <class S>
-inline double2 curand_uniform2_double(S *state)
+inline ::simtlab_emu::rng::pseudo_t<S, double2> curand_uniform2_double(S *state)
 {
     double2 r;
     r.x = curand_uniform_double(state);
@@ -169,7 +213,7 @@ inline double2 curand_uniform2_double(S *state)
 }
 
 template <class S>
-inline float4 curand_normal4(S *state)
+inline ::simtlab_emu::rng::pseudo_t<S, float4> curand_normal4(S *state)
 {
     const float2 a = curand_normal2(state), b = curand_normal2(state);
     return make_float4(a.x, a.y, b.x, b.y);
@@ -177,18 +221,75 @@ inline float4 curand_normal4(S *state)
 
 /* Moves `n` 32-bit outputs ahead. */
 template <class S>
-inline void skipahead(unsigned long long n, S *state)
+inline ::simtlab_emu::rng::pseudo_t<S, void> skipahead(unsigned long long n, S *state)
 {
     ::simtlab_emu::rng::skip(::simtlab_emu::rng::of(state), n);
 }
 
 /* Moves `n` subsequences ahead, keeping the position within them. */
 template <class S>
-inline void skipahead_sequence(unsigned long long n, S *state)
+inline ::simtlab_emu::rng::pseudo_t<S, void> skipahead_sequence(unsigned long long n, S *state)
 {
     ::simtlab_emu::rng::stream &s = ::simtlab_emu::rng::of(state);
     s.subsequence += n;
     ::simtlab_emu::rng::refill(s);
 }
+
+/* ---- Sobol' quasi-random states (simtlab_emu/sobol.hpp) ---------------- */
+
+inline void curand_init(curandDirectionVectors32_t direction_vectors, unsigned int offset, curandStateSobol32_t *state)
+{
+    ::simtlab_emu::sobol::init(state, direction_vectors, 0u, offset, "curand_init(curandStateSobol32_t)");
+}
+inline void curand_init(curandDirectionVectors32_t direction_vectors, unsigned int scramble_c, unsigned int offset,
+                        curandStateScrambledSobol32_t *state)
+{
+    ::simtlab_emu::sobol::init(state, direction_vectors, scramble_c, offset,
+                               "curand_init(curandStateScrambledSobol32_t)");
+}
+inline void curand_init(curandDirectionVectors64_t direction_vectors, unsigned long long offset,
+                        curandStateSobol64_t *state)
+{
+    ::simtlab_emu::sobol::init(state, direction_vectors, 0ull, offset, "curand_init(curandStateSobol64_t)");
+}
+inline void curand_init(curandDirectionVectors64_t direction_vectors, unsigned long long scramble_c,
+                        unsigned long long offset, curandStateScrambledSobol64_t *state)
+{
+    ::simtlab_emu::sobol::init(state, direction_vectors, scramble_c, offset,
+                               "curand_init(curandStateScrambledSobol64_t)");
+}
+
+/* Moves `n` points ahead (cuRAND: recomputed from the new position's Gray
+ * code, so that it equals n calls of curand). */
+inline void skipahead(unsigned int n, curandStateSobol32_t *state) { ::simtlab_emu::sobol::skip(state, n); }
+inline void skipahead(unsigned int n, curandStateScrambledSobol32_t *state) { ::simtlab_emu::sobol::skip(state, n); }
+inline void skipahead(unsigned long long n, curandStateSobol64_t *state) { ::simtlab_emu::sobol::skip(state, n); }
+inline void skipahead(unsigned long long n, curandStateScrambledSobol64_t *state)
+{
+    ::simtlab_emu::sobol::skip(state, n);
+}
+
+#define SIMTLAB_EMU_SOBOL_FUNCTIONS(State, Word)                                                                \
+    inline Word curand(State *state) { return ::simtlab_emu::sobol::next(state); }                              \
+    inline float curand_uniform(State *state) { return ::simtlab_emu::sobol::to_uniform(curand(state)); }       \
+    inline double curand_uniform_double(State *state)                                                           \
+    {                                                                                                           \
+        return ::simtlab_emu::sobol::to_uniform_double(curand(state));                                          \
+    }                                                                                                           \
+    inline float curand_normal(State *state) { return ::simtlab_emu::sobol::normal(curand(state)); }            \
+    inline double curand_normal_double(State *state) { return ::simtlab_emu::sobol::normal_double(curand(state)); } \
+    inline float curand_log_normal(State *state, float mean, float stddev)                                      \
+    {                                                                                                           \
+        return std::exp(mean + stddev * curand_normal(state));                                                  \
+    }                                                                                                           \
+    inline double curand_log_normal_double(State *state, double mean, double stddev)                            \
+    {                                                                                                           \
+        return std::exp(mean + stddev * curand_normal_double(state));                                           \
+    }
+SIMTLAB_EMU_SOBOL_FUNCTIONS(curandStateSobol32_t, unsigned int)
+SIMTLAB_EMU_SOBOL_FUNCTIONS(curandStateScrambledSobol32_t, unsigned int)
+SIMTLAB_EMU_SOBOL_FUNCTIONS(curandStateSobol64_t, unsigned long long)
+SIMTLAB_EMU_SOBOL_FUNCTIONS(curandStateScrambledSobol64_t, unsigned long long)
+#undef SIMTLAB_EMU_SOBOL_FUNCTIONS
 
 #endif

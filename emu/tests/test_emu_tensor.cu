@@ -1573,3 +1573,149 @@ Test(wmma_types, nan_inputs_make_their_rows_nan)
     release_device_buffers();
     check_nan<8, 8, 4, double, double>("wmma_types/nan_f64");
 }
+
+/* ---- sub-byte: s4 / u4 at m8n8k32, b1 at m8n8k128 -------------------------
+ * Memory packs elements lowest first: element j of a row (A, row-major) or
+ * of a column (B, column-major) at bits j * width of the row's bytes. Rows
+ * and columns are 256 bits apart (ldm 64 for 4-bit, 256 for b1), so the
+ * upper half of every row is padding that must not be read (all ones). */
+
+static_assert(wmma::fragment<wmma::matrix_a, 8, 8, 32, wmma::experimental::precision::s4,
+                             wmma::row_major>::num_elements == 8 &&
+                  wmma::fragment<wmma::matrix_a, 8, 8, 32, wmma::experimental::precision::s4,
+                                 wmma::row_major>::num_storage_elements == 1,
+              "s4 matrix_a: 8 elements per lane in one int");
+static_assert(wmma::fragment<wmma::matrix_b, 8, 8, 128, wmma::experimental::precision::b1,
+                             wmma::col_major>::num_elements == 32 &&
+                  wmma::fragment<wmma::accumulator, 8, 8, 128, int>::num_elements == 2,
+              "b1 matrix_b: 32 elements per lane; the 8x8 accumulator 2");
+
+template <class P>
+__global__ void wmma_4bit(const void *a, const void *b, const int *c, int *d, int satf, int fill_a, int fill_value)
+{
+    wmma::fragment<wmma::matrix_a, 8, 8, 32, P, wmma::row_major> fa;
+    wmma::fragment<wmma::matrix_b, 8, 8, 32, P, wmma::col_major> fb;
+    wmma::fragment<wmma::accumulator, 8, 8, 32, int> acc;
+    if (fill_a)
+        wmma::fill_fragment(fa, fill_value);
+    else
+        wmma::load_matrix_sync(fa, a, 64);
+    wmma::load_matrix_sync(fb, b, 64);
+    wmma::load_matrix_sync(acc, c, 8, wmma::mem_col_major);
+    wmma::mma_sync(acc, fa, fb, acc, satf != 0);
+    wmma::store_matrix_sync(d, acc, 8, wmma::mem_row_major);
+}
+
+__global__ void wmma_b1(const void *a, const void *b, const int *c, int *d, int and_op)
+{
+    wmma::fragment<wmma::matrix_a, 8, 8, 128, wmma::experimental::precision::b1, wmma::row_major> fa;
+    wmma::fragment<wmma::matrix_b, 8, 8, 128, wmma::experimental::precision::b1, wmma::col_major> fb;
+    wmma::fragment<wmma::accumulator, 8, 8, 128, int> acc;
+    wmma::load_matrix_sync(fa, a, 256);
+    wmma::load_matrix_sync(fb, b, 256);
+    wmma::load_matrix_sync(acc, c, 8, wmma::mem_row_major);
+    wmma::bmma_sync(acc, fa, fb, acc,
+                    and_op ? wmma::experimental::bmmaBitOpAND : wmma::experimental::bmmaBitOpXOR);
+    wmma::store_matrix_sync(d, acc, 8, wmma::mem_col_major);
+}
+
+/* Sets element j (of `width` bits) of a packed row. */
+static void put_packed(unsigned char *row, int j, int width, unsigned v)
+{
+    const int bit = j * width;
+    const unsigned mask = ((1u << width) - 1u) << (bit % 8);
+    row[bit / 8] = (unsigned char)((row[bit / 8] & ~mask) | ((v << (bit % 8)) & mask));
+}
+
+template <class P> static void check_4bit(const char *test, int is_signed)
+{
+    static unsigned char ha[8 * 32], hb[8 * 32]; /* 8 rows (columns) of 32 bytes, half of them padding */
+    static int hc[64], hd[64], va[8][32], vb[32][8];
+    unsigned state = test_seed(test);
+    for (int variant = 0; variant < 3; ++variant) { /* 0 plain, 1 satf, 2 A from fill_fragment */
+        const int satf = variant == 1, fill = variant == 2;
+        const int fill_value = is_signed ? -3 : 11;
+        memset(ha, 0xff, sizeof ha);
+        memset(hb, 0xff, sizeof hb);
+        for (int i = 0; i < 8; ++i)
+            for (int k = 0; k < 32; ++k) {
+                const int v = fill ? fill_value
+                                   : is_signed ? (int)(next_random(&state) % 16) - 8 : (int)(next_random(&state) % 16);
+                va[i][k] = v;
+                put_packed(ha + i * 32, k, 4, (unsigned)v & 0xfu);
+            }
+        for (int j = 0; j < 8; ++j)
+            for (int k = 0; k < 32; ++k) {
+                const int v = is_signed ? (int)(next_random(&state) % 16) - 8 : (int)(next_random(&state) % 16);
+                vb[k][j] = v;
+                put_packed(hb + j * 32, k, 4, (unsigned)v & 0xfu);
+            }
+        for (int i = 0; i < 64; ++i) /* column-major C; with satf, sums near both ends of int */
+            hc[i] = satf ? (i % 2 ? INT32_MAX - (int)(next_random(&state) % 3000)
+                                  : INT32_MIN + (int)(next_random(&state) % 3000))
+                         : (int)(next_random(&state) % 20001) - 10000;
+        void *da = to_device(ha, sizeof ha), *db = to_device(hb, sizeof hb), *dc = to_device(hc, sizeof hc);
+        void *dd = to_device(NULL, sizeof hd);
+        wmma_4bit<P><<<1, 32>>>(da, db, (const int *)dc, (int *)dd, satf, fill, fill_value);
+        expect_launch_ok(test);
+        from_device(hd, dd, sizeof hd);
+        for (int i = 0; i < 8; ++i)
+            for (int j = 0; j < 8; ++j) {
+                int64_t sum = hc[j * 8 + i];
+                for (int k = 0; k < 32; ++k)
+                    sum += (int64_t)va[i][k] * vb[k][j];
+                const int64_t want = satf ? (sum > INT32_MAX ? INT32_MAX : sum < INT32_MIN ? INT32_MIN : sum)
+                                          : (int64_t)(int32_t)(uint32_t)sum;
+                cr_assert(hd[i * 8 + j] == want, "%s variant %d: D[%d][%d] = %d, want %lld", test, variant, i, j,
+                          hd[i * 8 + j], (long long)want);
+            }
+        release_device_buffers();
+    }
+}
+
+Test(wmma_types, s4_m8n8k32_with_satf_and_fill)
+{
+    check_4bit<wmma::experimental::precision::s4>("wmma_types/s4", 1);
+}
+
+Test(wmma_types, u4_m8n8k32_with_satf_and_fill)
+{
+    check_4bit<wmma::experimental::precision::u4>("wmma_types/u4", 0);
+}
+
+Test(wmma_types, b1_m8n8k128_xor_and_and_popc)
+{
+    static unsigned char ha[8 * 32], hb[8 * 32];
+    static int hc[64], hd[64], va[8][128], vb[128][8];
+    unsigned state = test_seed("wmma_types/b1");
+    for (int and_op = 0; and_op <= 1; ++and_op) {
+        memset(ha, 0xff, sizeof ha);
+        memset(hb, 0xff, sizeof hb);
+        for (int i = 0; i < 8; ++i)
+            for (int k = 0; k < 128; ++k) {
+                va[i][k] = (int)(next_random(&state) % 2);
+                put_packed(ha + i * 32, k, 1, (unsigned)va[i][k]);
+            }
+        for (int j = 0; j < 8; ++j)
+            for (int k = 0; k < 128; ++k) {
+                vb[k][j] = (int)(next_random(&state) % 2);
+                put_packed(hb + j * 32, k, 1, (unsigned)vb[k][j]);
+            }
+        for (int i = 0; i < 64; ++i)
+            hc[i] = (int)(next_random(&state) % 2001) - 1000; /* row-major */
+        void *da = to_device(ha, sizeof ha), *db = to_device(hb, sizeof hb), *dc = to_device(hc, sizeof hc);
+        void *dd = to_device(NULL, sizeof hd);
+        wmma_b1<<<1, 32>>>(da, db, (const int *)dc, (int *)dd, and_op);
+        expect_launch_ok("wmma_b1");
+        from_device(hd, dd, sizeof hd);
+        for (int i = 0; i < 8; ++i)
+            for (int j = 0; j < 8; ++j) {
+                int want = hc[i * 8 + j];
+                for (int k = 0; k < 128; ++k)
+                    want += and_op ? (va[i][k] & vb[k][j]) : (va[i][k] ^ vb[k][j]);
+                cr_assert(hd[j * 8 + i] == want, "b1 %s: D[%d][%d] = %d, want %d", and_op ? "AND" : "XOR", i, j,
+                          hd[j * 8 + i], want);
+            }
+        release_device_buffers();
+    }
+}

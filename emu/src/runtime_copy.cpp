@@ -357,9 +357,9 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaM
         e = record_error(runtime::check_stream(stream, "cudaMemcpyAsync"));
     if (e == cudaSuccess && runtime::stream_capturing(stream)) {
         /* The graph checks and copies each time it runs. */
-        return record_error(runtime::capture(stream, [=](cudaStream_t) {
-            return record_error(copy_checked("cudaMemcpyAsync", dst, src, count, kind));
-        }));
+        return record_error(runtime::capture(
+            stream, [=](cudaStream_t) { return record_error(copy_checked("cudaMemcpyAsync", dst, src, count, kind)); },
+            cudaGraphNodeTypeMemcpy));
     }
     if (e == cudaSuccess) /* streams run eagerly, in order: copy now */
         e = record_error(copy_checked("cudaMemcpyAsync", dst, src, count, kind));
@@ -380,9 +380,9 @@ cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t 
     if (e == cudaSuccess)
         e = record_error(runtime::check_stream(stream, "cudaMemsetAsync"));
     if (e == cudaSuccess && runtime::stream_capturing(stream))
-        return record_error(runtime::capture(stream, [=](cudaStream_t) {
-            return record_error(memset_checked("cudaMemsetAsync", devPtr, value, count));
-        }));
+        return record_error(runtime::capture(
+            stream, [=](cudaStream_t) { return record_error(memset_checked("cudaMemsetAsync", devPtr, value, count)); },
+            cudaGraphNodeTypeMemset));
     if (e == cudaSuccess)
         e = record_error(memset_checked("cudaMemsetAsync", devPtr, value, count));
     return e;

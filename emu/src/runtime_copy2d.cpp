@@ -155,7 +155,9 @@ cudaError_t on_stream(const char *api, cudaStream_t stream, F work)
     if (e != cudaSuccess)
         return e;
     if (runtime::stream_capturing(stream))
-        return record_error(runtime::capture(stream, [=](cudaStream_t) { return record_error(work()); }));
+        return record_error(runtime::capture(
+            stream, [=](cudaStream_t) { return record_error(work()); },
+            std::strstr(api, "Memset") ? cudaGraphNodeTypeMemset : cudaGraphNodeTypeMemcpy));
     return record_error(work());
 }
 

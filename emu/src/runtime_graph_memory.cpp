@@ -11,12 +11,15 @@
  * an executable graph made from it holds it any more; an allocation still
  * live then is given back when the program frees it.
  *
- * The counters follow CUDA's definitions: used is the bytes of live graph
- * allocations; reserved is the memory set aside for them, which grows to
- * the most that was live at once (a GPU reuses the physical memory of
- * allocations whose lives do not overlap) and shrinks only through
- * cudaDeviceGraphMemTrim. Streams run one after another in the emulator,
- * so graphs launched "concurrently" on several streams reuse it too.
+ * The counters follow CUDA's definitions: "used" is the memory associated
+ * with graph allocations. A GPU keeps the physical memory of a freed graph
+ * allocation for the next one (allocations whose lives do not overlap
+ * share it) until cudaDeviceGraphMemTrim gives back what no live
+ * allocation needs; so used grows to the most that was live at once and
+ * shrinks only by a trim. "Reserved" (what the graph allocator holds) is
+ * the same figure here: the emulator keeps nothing beyond it. Streams run
+ * one after another in the emulator, so graphs launched "concurrently" on
+ * several streams share that memory too.
  */
 #include "runtime_graph_internal.hpp"
 
@@ -41,14 +44,15 @@ namespace {
 std::mutex mem_lock; /* guards what follows (taken after graph_lock, never before it) */
 std::map<void *, allocation *> owned;          /* allocations some graph or executable graph holds */
 std::map<void *, std::size_t> orphans;         /* live allocations no graph holds any more */
-unsigned long long used = 0, used_high = 0, reserved = 0, reserved_high = 0;
+unsigned long long live_bytes = 0; /* of live graph allocations */
+unsigned long long used = 0, used_high = 0, reserved_high = 0; /* used: memory associated with them */
 
 void became_live(std::size_t bytes)
 {
-    used += bytes;
+    live_bytes += bytes;
+    used = std::max(used, live_bytes);
     used_high = std::max(used_high, used);
-    reserved = std::max(reserved, used);
-    reserved_high = std::max(reserved_high, reserved);
+    reserved_high = std::max(reserved_high, used);
 }
 
 cudaError_t check_device(const char *api, int device)
@@ -74,12 +78,12 @@ cudaError_t end_life(const char *what, void *ptr, bool *give_back)
             return cudaErrorInvalidValue;
         }
         it->second->live = false;
-        used -= it->second->bytes;
+        live_bytes -= it->second->bytes;
         return cudaSuccess;
     }
     auto o = orphans.find(ptr);
     if (o != orphans.end()) {
-        used -= o->second;
+        live_bytes -= o->second;
         orphans.erase(o);
         *give_back = true;
         return cudaSuccess;
@@ -185,7 +189,7 @@ cudaError_t check_allocations_before_launch(simtlab_emu_graph_exec *exec)
             return cudaErrorInvalidValue;
         }
         a->live = false;
-        used -= a->bytes;
+        live_bytes -= a->bytes;
     }
     return cudaSuccess;
 }
@@ -368,7 +372,7 @@ cudaError_t cudaDeviceGetGraphMemAttribute(int device, enum cudaGraphMemAttribut
     switch (attr) {
     case cudaGraphMemAttrUsedMemCurrent: *out = graph::used; return cudaSuccess;
     case cudaGraphMemAttrUsedMemHigh: *out = graph::used_high; return cudaSuccess;
-    case cudaGraphMemAttrReservedMemCurrent: *out = graph::reserved; return cudaSuccess;
+    case cudaGraphMemAttrReservedMemCurrent: *out = graph::used; return cudaSuccess;
     case cudaGraphMemAttrReservedMemHigh: *out = graph::reserved_high; return cudaSuccess;
     default:
         runtime::diagnose("%s: attr %d is not a cudaGraphMemAttributeType", api, static_cast<int>(attr));
@@ -399,7 +403,7 @@ cudaError_t cudaDeviceSetGraphMemAttribute(int device, enum cudaGraphMemAttribut
     if (attr == cudaGraphMemAttrUsedMemHigh)
         graph::used_high = graph::used; /* the mark restarts at the current value */
     else
-        graph::reserved_high = graph::reserved;
+        graph::reserved_high = graph::used;
     return cudaSuccess;
 }
 
@@ -409,7 +413,7 @@ cudaError_t cudaDeviceGraphMemTrim(int device)
     if (e != cudaSuccess)
         return e;
     std::lock_guard<std::mutex> hold(graph::mem_lock);
-    graph::reserved = graph::used; /* what no live allocation needs is given back */
+    graph::used = graph::live_bytes; /* what no live allocation needs is given back */
     return cudaSuccess;
 }
 

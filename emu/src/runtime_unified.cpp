@@ -180,10 +180,13 @@ cudaError_t simtlab_emu_symbol_copy(const char *api, int to_symbol, void *symbol
         if (symbol_bytes && (offset > symbol_bytes || count > symbol_bytes - offset))
             return record_error(symbol_copy(api, to_symbol != 0, sym, symbol_bytes, other, count, offset, kind));
         std::string name = api;
-        return record_error(runtime::capture(stream, [=](cudaStream_t) {
-            return record_error(symbol_copy(name.c_str(), to_symbol != 0, sym, symbol_bytes, other, count, offset,
-                                            kind));
-        }));
+        return record_error(runtime::capture(
+            stream,
+            [=](cudaStream_t) {
+                return record_error(symbol_copy(name.c_str(), to_symbol != 0, sym, symbol_bytes, other, count, offset,
+                                                kind));
+            },
+            cudaGraphNodeTypeMemcpy));
     }
     return record_error(symbol_copy(api, to_symbol != 0, sym, symbol_bytes, other, count, offset, kind));
 }

@@ -322,13 +322,16 @@ Test(graph_nodes, alloc_and_free_nodes_and_the_memory_attributes)
         cr_assert_eq(cudaGraphLaunch(exec, 0), cudaSuccess);
         for (int i = 0; i < n; ++i)
             cr_assert_eq(out[i], i * mul, "launch %d out[%d] = %d", launch, i, out[i]);
-        cr_expect_eq(graph_mem(cudaGraphMemAttrUsedMemCurrent), 0u); /* freed by its free node */
-        cr_expect_geq(graph_mem(cudaGraphMemAttrUsedMemHigh), bytes);
+        /* Freed by its free node, but its memory stays with the graphs
+         * (reused by the next launch: it does not grow) until a trim. */
+        cr_expect_eq(graph_mem(cudaGraphMemAttrUsedMemCurrent), bytes);
+        cr_expect_eq(graph_mem(cudaGraphMemAttrUsedMemHigh), bytes);
         cr_expect_geq(graph_mem(cudaGraphMemAttrReservedMemCurrent), bytes);
     }
     cr_expect_eq(cudaFree(d), cudaErrorInvalidValue); /* its own graph frees it */
     cr_assert_eq(cudaDeviceGraphMemTrim(0), cudaSuccess);
-    cr_expect_eq(graph_mem(cudaGraphMemAttrReservedMemCurrent), 0u);
+    cr_expect_eq(graph_mem(cudaGraphMemAttrUsedMemCurrent), 0u);
+    cr_expect_eq(graph_mem(cudaGraphMemAttrUsedMemHigh), bytes);
     cr_assert_eq(cudaGraphExecDestroy(exec), cudaSuccess);
 
     /* An allocation the graph does not free: live after the launch. */
@@ -341,19 +344,24 @@ Test(graph_nodes, alloc_and_free_nodes_and_the_memory_attributes)
     cr_assert_eq(cudaGraphInstantiate(&exec, keeps, 0), cudaSuccess);
     cr_assert_eq(cudaGraphLaunch(exec, 0), cudaSuccess);
     cr_expect_eq(graph_mem(cudaGraphMemAttrUsedMemCurrent), bytes + 12);
+    cr_assert_eq(cudaDeviceGraphMemTrim(0), cudaSuccess); /* live: a trim keeps it */
+    cr_expect_eq(graph_mem(cudaGraphMemAttrUsedMemCurrent), bytes + 12);
     std::fill(out.begin(), out.end(), -1);
     cr_assert_eq(cudaMemcpy(out.data(), d, bytes, cudaMemcpyDeviceToHost), cudaSuccess); /* usable after the graph */
     cr_expect_eq(out[n - 1], (n - 1) * mul);
     cr_expect_eq(cudaGraphLaunch(exec, 0), cudaErrorInvalidValue); /* still live */
     cr_expect(diagnostic_has("has not been freed"));
     cr_assert_eq(cudaFree(d), cudaSuccess);
-    cr_expect_eq(graph_mem(cudaGraphMemAttrUsedMemCurrent), 0u);
+    cr_expect_eq(graph_mem(cudaGraphMemAttrUsedMemCurrent), bytes + 12); /* freeing does not shrink it */
+    cr_assert_eq(cudaDeviceGraphMemTrim(0), cudaSuccess);
+    cr_expect_eq(graph_mem(cudaGraphMemAttrUsedMemCurrent), 0u); /* trimming does */
     cr_expect_eq(cudaFree(d), cudaErrorInvalidValue); /* not live any more */
     cr_assert_eq(cudaGraphLaunch(exec, 0), cudaSuccess);
     cr_assert_eq(cudaFreeAsync(d, 0), cudaSuccess);
+    cr_assert_eq(cudaDeviceGraphMemTrim(0), cudaSuccess);
     unsigned long long zero = 0;
     cr_assert_eq(cudaDeviceSetGraphMemAttribute(0, cudaGraphMemAttrUsedMemHigh, &zero), cudaSuccess);
-    cr_expect_eq(graph_mem(cudaGraphMemAttrUsedMemHigh), 0u);
+    cr_expect_eq(graph_mem(cudaGraphMemAttrUsedMemHigh), 0u); /* restarts at the current value */
     cr_assert_eq(cudaGraphExecDestroy(exec), cudaSuccess);
 
     /* With auto-free, a relaunch frees the last launch's allocation. */
@@ -361,6 +369,7 @@ Test(graph_nodes, alloc_and_free_nodes_and_the_memory_attributes)
     for (int launch = 0; launch < 3; ++launch)
         cr_assert_eq(cudaGraphLaunch(exec, 0), cudaSuccess);
     cr_expect_eq(graph_mem(cudaGraphMemAttrUsedMemCurrent), bytes + 12);
+    cr_expect_eq(graph_mem(cudaGraphMemAttrUsedMemHigh), bytes + 12); /* one allocation live at a time */
     cr_assert_eq(cudaFree(d), cudaSuccess);
     cr_assert_eq(cudaGraphExecDestroy(exec), cudaSuccess);
     cr_assert_eq(cudaGraphDestroy(keeps), cudaSuccess);
@@ -381,18 +390,21 @@ Test(graph_nodes, alloc_and_free_nodes_and_the_memory_attributes)
     size_t nn = 4;
     cr_assert_eq(cudaGraphGetNodes(captured, nodes, &nn), cudaSuccess);
     cr_assert_eq(nn, 4u);
-    cudaGraphNodeType t0, t3;
-    cudaGraphNodeGetType(nodes[0], &t0);
-    cudaGraphNodeGetType(nodes[3], &t3);
-    cr_expect_eq(t0, cudaGraphNodeTypeMemAlloc);
-    cr_expect_eq(t3, cudaGraphNodeTypeMemFree);
+    const cudaGraphNodeType want[4] = {cudaGraphNodeTypeMemAlloc, cudaGraphNodeTypeKernel, cudaGraphNodeTypeMemcpy,
+                                       cudaGraphNodeTypeMemFree};
+    for (int i = 0; i < 4; ++i) {
+        cudaGraphNodeType t;
+        cr_assert_eq(cudaGraphNodeGetType(nodes[i], &t), cudaSuccess);
+        cr_expect_eq(t, want[i], "captured node %d has type %d, want %d", i, t, want[i]);
+    }
     cr_assert_eq(cudaGraphInstantiate(&exec, captured, 0), cudaSuccess);
     std::fill(out.begin(), out.end(), -1);
     cr_assert_eq(cudaGraphLaunch(exec, s), cudaSuccess);
     cr_assert_eq(cudaStreamSynchronize(s), cudaSuccess);
     for (int i = 0; i < n; ++i)
         cr_assert_eq(out[i], i * (mul + 1), "captured: out[%d] = %d", i, out[i]);
-    cr_expect_eq(graph_mem(cudaGraphMemAttrUsedMemCurrent), 0u);
+    cr_assert_eq(cudaDeviceGraphMemTrim(0), cudaSuccess);
+    cr_expect_eq(graph_mem(cudaGraphMemAttrUsedMemCurrent), 0u); /* its free node freed it */
     cudaGraphExecDestroy(exec);
     cudaGraphDestroy(captured);
     cudaStreamDestroy(s);

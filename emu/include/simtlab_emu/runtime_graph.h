@@ -281,10 +281,10 @@ cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream);
 /* ---- graph memory ----------------------------------------------------------
  * Each allocation node owns its address for the graph's lifetime (it is a
  * device allocation from the node's creation on: memcheck cannot tell a use
- * outside the allocation's lifetime). The counters follow CUDA: used is
- * what live graph allocations hold; reserved grows to what the
- * allocations alive at once have needed and shrinks only by
- * cudaDeviceGraphMemTrim. */
+ * outside the allocation's lifetime). The counters follow CUDA: used
+ * (and reserved, the same here) is the memory associated with graph
+ * allocations, which grows to the most that was live at once and shrinks
+ * only by cudaDeviceGraphMemTrim, to what live allocations need. */
 cudaError_t cudaDeviceGetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr, void *value);
 cudaError_t cudaDeviceSetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr, void *value);
 cudaError_t cudaDeviceGraphMemTrim(int device);

@@ -889,25 +889,6 @@ cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node, cudaGraphNode_t
                            false);
 }
 
-/* Whether `to` can be reached from `from` along edges (from -> dependents). */
-static bool reaches(cudaGraph_t g, cudaGraphNode_t from, cudaGraphNode_t to)
-{
-    std::vector<cudaGraphNode_t> todo{from};
-    std::unordered_set<cudaGraphNode_t> seen;
-    while (!todo.empty()) {
-        cudaGraphNode_t n = todo.back();
-        todo.pop_back();
-        if (n == to)
-            return true;
-        if (!seen.insert(n).second)
-            continue;
-        for (const auto &m : g->nodes)
-            if (std::find(m->deps.begin(), m->deps.end(), n) != m->deps.end())
-                todo.push_back(m.get());
-    }
-    return false;
-}
-
 static cudaError_t change_edges(const char *api, cudaGraph_t graph, const cudaGraphNode_t *from,
                                 const cudaGraphNode_t *to, const cudaGraphEdgeData *edgeData, size_t n, bool add)
 {
@@ -929,8 +910,10 @@ static cudaError_t change_edges(const char *api, cudaGraph_t graph, const cudaGr
         }
         auto &deps = to[i]->deps;
         bool present = std::find(deps.begin(), deps.end(), from[i]) != deps.end();
-        if (add && (present || from[i] == to[i] || reaches(graph, to[i], from[i]))) {
-            runtime::diagnose("%s: edge %zu %s", api, i, present ? "already exists" : "would make a cycle");
+        /* An edge that closes a cycle is accepted, as CUDA does; the graph
+         * then fails to instantiate, saying so. */
+        if (add && (present || from[i] == to[i])) {
+            runtime::diagnose("%s: edge %zu %s", api, i, present ? "already exists" : "goes from a node to itself");
             return record_error(cudaErrorInvalidValue);
         }
         if (!add && !present) {
@@ -945,10 +928,11 @@ static cudaError_t change_edges(const char *api, cudaGraph_t graph, const cudaGr
     }
     for (size_t i = 0; i < n; ++i) {
         auto &deps = to[i]->deps;
-        if (add)
+        auto at = std::find(deps.begin(), deps.end(), from[i]); /* an edge repeated in the call counts once */
+        if (add && at == deps.end())
             deps.push_back(from[i]);
-        else
-            deps.erase(std::find(deps.begin(), deps.end(), from[i]));
+        else if (!add && at != deps.end())
+            deps.erase(at);
     }
     return cudaSuccess;
 }
@@ -1031,8 +1015,15 @@ static cudaError_t instantiate(const char *api, cudaGraphExec_t *pGraphExec, cud
         runtime::diagnose("%s: a graph with memory or conditional nodes may have one executable graph at a time; "
                           "destroy the other first (cudaGraphExecDestroy)",
                           api);
-        return record_error(cudaErrorInvalidValue);
+        return record_error(cudaErrorNotSupported);
     }
+    for (const auto &h : graph->handles)
+        if (!graph::handle_used(graph, h.get())) {
+            runtime::diagnose("%s: conditional handle 0x%llx of this graph is used by no conditional node "
+                              "(cudaGraphInstantiateConditionalHandleUnused)",
+                              api, reinterpret_cast<unsigned long long>(h.get()));
+            return record_error(cudaErrorInvalidValue);
+        }
     std::unique_ptr<simtlab_emu_graph_exec> exec(new simtlab_emu_graph_exec);
     cudaError_t e = graph::compile_graph(graph, &exec->order, nullptr);
     if (e != cudaSuccess)

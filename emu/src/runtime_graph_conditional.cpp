@@ -121,6 +121,18 @@ step_fn conditional_step(cudaGraphNode_t node, std::vector<std::shared_ptr<steps
     };
 }
 
+bool handle_used(cudaGraph_t graph, const condition *c)
+{
+    for (const auto &n : graph->nodes) {
+        if (n->cond.get() == c || (n->child && handle_used(n->child, c)))
+            return true;
+        for (cudaGraph_t b : n->bodies)
+            if (handle_used(b, c))
+                return true;
+    }
+    return false;
+}
+
 void reset_conditions(const std::vector<std::shared_ptr<condition>> &handles)
 {
     for (const auto &c : handles)

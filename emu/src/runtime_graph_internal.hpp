@@ -155,6 +155,8 @@ cudaError_t add_conditional(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, cons
                             std::size_t ndeps, cudaConditionalNodeParams *p);
 step_fn conditional_step(cudaGraphNode_t node, std::vector<std::shared_ptr<steps>> bodies);
 void reset_conditions(const std::vector<std::shared_ptr<condition>> &handles);
+/* Whether a conditional node of `graph` (or of a graph nested in it) uses `c`. */
+bool handle_used(cudaGraph_t graph, const condition *c);
 
 } /* namespace graph */
 } /* namespace simtlab_emu */

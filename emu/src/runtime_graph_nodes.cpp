@@ -19,9 +19,13 @@ namespace graph {
 
 cudaError_t make_kernel_run(const char *api, const cudaKernelNodeParams *p, step_fn *run, std::vector<void *> *args)
 {
-    if (!p || !p->func) {
-        runtime::diagnose("%s: %s is NULL", api, !p ? "pNodeParams" : "pNodeParams->func");
+    if (!p) {
+        runtime::diagnose("%s: pNodeParams is NULL", api);
         return cudaErrorInvalidValue;
+    }
+    if (!p->func) { /* what CUDA says of a NULL function */
+        runtime::diagnose("%s: pNodeParams->func is NULL", api);
+        return cudaErrorInvalidDeviceFunction;
     }
     if (p->extra) {
         runtime::diagnose("%s: pNodeParams->extra is not emulated (pass the arguments in kernelParams)", api);
@@ -666,11 +670,11 @@ cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec, cudaGra
 {
     const char *api = "cudaGraphExecKernelNodeSetParams";
     std::lock_guard<std::mutex> hold(graph_lock);
-    cudaError_t e;
-    graph::exec_step *s = exec_step_of(api, hGraphExec, node, cudaGraphNodeTypeKernel, pNodeParams, &e);
     graph::step_fn run;
-    if (s)
-        e = graph::make_kernel_run(api, pNodeParams, &run, nullptr);
+    cudaError_t e = graph::make_kernel_run(api, pNodeParams, &run, nullptr); /* CUDA checks the function first */
+    graph::exec_step *s = nullptr;
+    if (e == cudaSuccess)
+        s = exec_step_of(api, hGraphExec, node, cudaGraphNodeTypeKernel, pNodeParams, &e);
     if (e != cudaSuccess)
         return record_error(e);
     s->run = std::move(run);

@@ -315,7 +315,7 @@ Test(graph_nodes, alloc_and_free_nodes_and_the_memory_attributes)
     cudaGraphExec_t exec;
     cr_assert_eq(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
     cudaGraphExec_t second;
-    cr_expect_eq(cudaGraphInstantiate(&second, graph, 0), cudaErrorInvalidValue); /* one at a time */
+    cr_expect_eq(cudaGraphInstantiate(&second, graph, 0), cudaErrorNotSupported); /* one at a time */
     cr_assert_eq(cudaGraphDestroy(graph), cudaSuccess); /* the executable graph keeps the memory */
     for (int launch = 0; launch < 2; ++launch) {
         std::fill(out.begin(), out.end(), -1);
@@ -609,8 +609,16 @@ Test(graph_nodes, bad_arguments_are_refused_with_the_argument_named)
     cr_expect(diagnostic_has("pDependencies[0]"));
     cr_assert_eq(cudaGraphAddEmptyNode(&a, graph, nullptr, 0), cudaSuccess);
     cr_assert_eq(cudaGraphAddEmptyNode(&b, graph, &a, 1), cudaSuccess);
-    cr_expect_eq(cudaGraphAddDependencies(graph, &b, &a, nullptr, 1), cudaErrorInvalidValue);
+    cr_expect_eq(cudaGraphAddDependencies(graph, &a, &b, nullptr, 1), cudaErrorInvalidValue); /* already there */
+    cr_expect_eq(cudaGraphAddDependencies(graph, &a, &a, nullptr, 1), cudaErrorInvalidValue);
+    cr_expect(diagnostic_has("to itself"));
+    /* An edge closing a cycle is accepted, as CUDA does; the graph then does
+     * not instantiate. */
+    cudaGraphExec_t exec;
+    cr_assert_eq(cudaGraphAddDependencies(graph, &b, &a, nullptr, 1), cudaSuccess);
+    cr_expect_eq(cudaGraphInstantiate(&exec, graph, 0), cudaErrorInvalidValue);
     cr_expect(diagnostic_has("cycle"));
+    cr_assert_eq(cudaGraphRemoveDependencies(graph, &b, &a, nullptr, 1), cudaSuccess);
     cr_expect_eq(cudaGraphAddMemFreeNode(&node, graph, nullptr, 0, d), cudaErrorInvalidValue);
     cr_expect(diagnostic_has("dptr"));
     cudaMemAllocNodeParams ap;
@@ -633,14 +641,23 @@ Test(graph_nodes, bad_arguments_are_refused_with_the_argument_named)
     cp.conditional.size = 1;
     cr_expect_eq(cudaGraphAddNode(&node, graph, nullptr, nullptr, 0, &cp), cudaErrorInvalidValue);
     cr_expect(diagnostic_has("handle"));
-    cr_assert_eq(cudaGraphConditionalHandleCreate(&h, graph), cudaSuccess);
+    cr_assert_eq(cudaGraphConditionalHandleCreate(&h, other), cudaSuccess);
     cp.conditional.handle = h;
     cp.conditional.size = 3;
-    cr_expect_eq(cudaGraphAddNode(&node, graph, nullptr, nullptr, 0, &cp), cudaErrorInvalidValue);
+    cr_expect_eq(cudaGraphAddNode(&node, other, nullptr, nullptr, 0, &cp), cudaErrorInvalidValue);
     cr_expect(diagnostic_has("size"));
-    cudaGraphExec_t exec;
+    /* A graph whose handles no conditional node uses does not instantiate. */
+    cr_expect_eq(cudaGraphInstantiate(&exec, other, 0), cudaErrorInvalidValue);
+    cr_expect(diagnostic_has("used by no conditional node"));
     cr_assert_eq(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
     cudaKernelNodeParams kp = {};
+    cr_expect_eq(cudaGraphExecKernelNodeSetParams(exec, a, &kp), cudaErrorInvalidDeviceFunction); /* func NULL */
+    kp.func = (void *)store;
+    kp.gridDim = dim3(1);
+    kp.blockDim = dim3(1);
+    int *where = d, what = 1;
+    void *store_args[] = {&where, &what};
+    kp.kernelParams = store_args;
     cr_expect_eq(cudaGraphExecKernelNodeSetParams(exec, a, &kp), cudaErrorInvalidValue);
     cr_expect(diagnostic_has("not a node of this type"));
     cr_expect_eq(cudaGraphExecKernelNodeSetParams(exec, foreign, &kp), cudaErrorInvalidValue);

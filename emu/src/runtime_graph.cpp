@@ -253,6 +253,10 @@ cudaError_t compile_node(cudaGraphNode_t node, step_fn *out)
 {
     switch (node->type) {
     case cudaGraphNodeTypeGraph: {
+        if (!node->child) { /* an executable graph launched into a capture: its steps */
+            *out = node->run;
+            return cudaSuccess;
+        }
         auto body = std::make_shared<steps>();
         cudaError_t e = compile_graph(node->child, body.get(), "child graph");
         if (e == cudaSuccess)
@@ -1100,7 +1104,7 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream)
         handles = graphExec->handles;
         if ((e = runtime::check_context()) != cudaSuccess)
             return e;
-        if (runtime::stream_capturing(stream)) {
+        if (graph::capturing.count(stream)) {
             /* Launched into a capture: one child-graph node runs it. */
             graph::capture_add(stream, cudaGraphNodeTypeGraph)->run = [steps, handles](cudaStream_t s) {
                 graph::reset_conditions(handles);

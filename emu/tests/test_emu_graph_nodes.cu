@@ -235,6 +235,24 @@ Test(graph_nodes, exec_updates_change_the_result_and_not_the_graph)
     cr_assert_eq(cudaStreamSynchronize(s), cudaSuccess);
     check(d_y, f3, "after cudaGraphExecUpdate");
 
+    /* An executable graph launched into a capture becomes one node of the
+     * captured graph, which runs it. */
+    cudaGraph_t outer;
+    cr_assert_eq(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal), cudaSuccess);
+    cr_assert_eq(cudaGraphLaunch(exec, s), cudaSuccess);
+    cr_assert_eq(cudaStreamEndCapture(s, &outer), cudaSuccess);
+    size_t outer_nodes = 0;
+    cr_assert_eq(cudaGraphGetNodes(outer, nullptr, &outer_nodes), cudaSuccess);
+    cr_expect_eq(outer_nodes, 1u);
+    cudaGraphExec_t outer_exec;
+    cr_assert_eq(cudaGraphInstantiate(&outer_exec, outer, 0), cudaSuccess);
+    cr_assert_eq(cudaMemset(d_y, 0xff, n * sizeof(float)), cudaSuccess);
+    cr_assert_eq(cudaGraphLaunch(outer_exec, s), cudaSuccess);
+    cr_assert_eq(cudaStreamSynchronize(s), cudaSuccess);
+    check(d_y, f3, "the executable graph launched inside a captured graph");
+    cudaGraphExecDestroy(outer_exec);
+    cudaGraphDestroy(outer);
+
     /* Another shape is refused, and the executable graph is unchanged. */
     cudaGraphNode_t extra;
     cr_assert_eq(cudaGraphAddEmptyNode(&extra, captured, nullptr, 0), cudaSuccess);

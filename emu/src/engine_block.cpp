@@ -611,9 +611,25 @@ void *&cuda_thread_slot(unsigned index)
     b.slots_used = true;
     if (ts.epoch != b.epoch) { /* first use by this thread: start empty */
         ts.epoch = b.epoch;
+        ts.device_error = cudaSuccess;
         std::memset(ts.slots, 0, sizeof ts.slots);
     }
     return ts.slots[index];
+}
+
+int *device_last_error()
+{
+    worker *w = this_worker();
+    if (!w || !w->in_block)
+        return nullptr;
+    block_state &b = *w->blk;
+    thread_slots &ts = b.slots[w->cur_tid];
+    if (ts.epoch != b.epoch) { /* first use by this thread (slots_used stays: nothing to release) */
+        ts.epoch = b.epoch;
+        ts.device_error = cudaSuccess;
+        std::memset(ts.slots, 0, sizeof ts.slots);
+    }
+    return &ts.device_error;
 }
 
 bool in_kernel()

@@ -26,6 +26,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <new>
 #include <thread>
@@ -241,8 +242,8 @@ static void work_on_grid(worker *w, grid_job *g)
 
 /* Checks the launch configuration as CUDA does. On failure sets the
  * diagnostic and returns the error. */
-static cudaError_t check_config(const launch_site &site, dim3 grid, dim3 block, std::size_t dynamic,
-                                const void *kernel_addr, std::size_t *shared_limit)
+cudaError_t check_config(const launch_site &site, dim3 grid, dim3 block, std::size_t dynamic,
+                         const void *kernel_addr, std::size_t *shared_limit)
 {
     const cudaDeviceProp &p = device_props();
     char text[768];
@@ -329,38 +330,34 @@ static void remember_static_shared(worker_pool *p, const void *kernel_addr)
     kernels()[kernel_addr].static_shared = most;
 }
 
-cudaError_t launch_grid(const launch_site &site, dim3 grid, dim3 block, size_t dynamic_shared_bytes,
-                        void (*body)(void *closure), void *closure, const void *kernel_addr,
-                        bool cooperative)
+/* Runs one grid and then, if its blocks all ended without a failure, the
+ * grids its threads launched (engine_dynamic.cpp), so that it completes
+ * with its descendants. The caller holds launch_mutex and has opened device
+ * memory. A failure's diagnostic is set here; the error is returned, not
+ * recorded. */
+static cudaError_t run_tree(const launch_site &site, dim3 grid, dim3 block, size_t dynamic_shared_bytes,
+                            void (*body)(void *closure), void *closure, const void *kernel_addr, bool cooperative,
+                            unsigned depth, const char *parent_kernel)
 {
     char text[512];
-    if (in_kernel()) {
-        std::snprintf(text, sizeof text, "launch of %s at %s:%d from inside a kernel: the emulator "
-                      "does not support dynamic parallelism", site.kernel, site.file, site.line);
-        set_diagnostic(text);
-        return record_error(cudaErrorNotSupported);
-    }
-    std::lock_guard<std::mutex> serial(launch_mutex);
-    if (cudaError_t sticky = sticky_error())
-        return record_error(sticky);
     std::size_t shared_limit = 0;
     if (cudaError_t err = check_config(site, grid, block, dynamic_shared_bytes, kernel_addr, &shared_limit))
-        return record_error(err);
+        return err;
     if (!body) {
         std::snprintf(text, sizeof text, "launch at %s:%d: no kernel function", site.file, site.line);
         set_diagnostic(text);
-        return record_error(cudaErrorInvalidDeviceFunction);
+        return cudaErrorInvalidDeviceFunction;
     }
     install_fault_handler();
     worker_pool *p = get_pool(text, sizeof text);
     if (!p) {
         set_diagnostic(text);
-        return record_error(cudaErrorMemoryAllocation);
+        return cudaErrorMemoryAllocation;
     }
     auto *job = new (std::nothrow) grid_job();
     if (!job) {
         set_diagnostic("out of host memory for a launch's bookkeeping");
-        return record_error(cudaErrorMemoryAllocation);
+        return cudaErrorMemoryAllocation;
     }
     job->site = site;
     job->grid = grid;
@@ -375,30 +372,78 @@ cudaError_t launch_grid(const launch_site &site, dim3 grid, dim3 block, size_t d
     job->seed = env_number("SIMTLAB_EMU_SEED", 0, 0, ~0ULL, &job->seeded);
     job->one_d_in_order = !job->seeded && block.y == 1 && block.z == 1;
     job->synccheck = env_number("SIMTLAB_EMU_SYNCCHECK", 1, 0, 1, nullptr) != 0;
+    job->depth = depth;
+    job->parent_kernel = parent_kernel;
     if (cooperative) {
         if (cudaError_t err = cooperative_begin(job, p->nworkers, p->workers[0]->stacks.stack_bytes, kernel_addr)) {
             delete job;
-            return record_error(err);
+            return err;
         }
     }
 
     profile::launch_begin(*job);
-    device_memory_open();
     run_on_pool(p, job);
-    const cudaError_t closed = device_memory_close();
     remember_static_shared(p, kernel_addr);
     if (job->coop)
         cooperative_end(job);
 
     cudaError_t result = cudaSuccess;
     if (job->failure_claimed.load()) {
+        if (depth > 0) { /* say where the grid came from */
+            const std::size_t used = std::strlen(job->diagnostic);
+            std::snprintf(job->diagnostic + used, sizeof job->diagnostic - used,
+                          " [dynamic parallelism: %s was launched from device code by kernel %s at %s:%d, "
+                          "nesting depth %u; the whole launch from the host fails]",
+                          site.kernel, parent_kernel ? parent_kernel : "?", site.file, site.line, depth);
+        }
         set_diagnostic(job->diagnostic);
         result = job->error;
-    } else {
-        result = closed; /* canaries past an allocation's end were overwritten */
     }
     profile::launch_end(*job, result);
+    std::vector<device_child> children = std::move(job->children);
+    std::vector<device_child> tails = std::move(job->tails);
     delete job;
+    if (result != cudaSuccess) {
+        drop_device_children(children);
+        drop_device_children(tails);
+        return result;
+    }
+    if (children.empty() && tails.empty())
+        return cudaSuccess;
+    return run_device_children(depth, site.kernel, children, tails);
+}
+
+cudaError_t run_child_grid(const device_child &child, unsigned depth, const char *parent_kernel)
+{
+    return run_tree(child.site, child.grid, child.block, child.dynamic_bytes, child.body, child.closure.get(),
+                    child.kernel_addr, false, depth, parent_kernel);
+}
+
+cudaError_t launch_grid(const launch_site &site, dim3 grid, dim3 block, size_t dynamic_shared_bytes,
+                        void (*body)(void *closure), void *closure, const void *kernel_addr,
+                        bool cooperative)
+{
+    if (in_kernel()) {
+        /* <<<>>> in device code is a device launch (launch.hpp, engine_dynamic.cpp) */
+        char text[512];
+        std::snprintf(text, sizeof text, "launch of %s at %s:%d from inside a kernel: the emulator runs "
+                      "device launches written with <<<>>> (dynamic parallelism), not %s", site.kernel,
+                      site.file, site.line, cooperative ? "cooperative launches" :
+                      "graph launches or cudaLaunchKernel with a kernel's address");
+        set_diagnostic(text);
+        return record_error(cudaErrorNotSupported);
+    }
+    std::lock_guard<std::mutex> serial(launch_mutex);
+    if (cudaError_t sticky = sticky_error())
+        return record_error(sticky);
+    dynamic_tree_begin();
+    device_memory_open();
+    cudaError_t result = run_tree(site, grid, block, dynamic_shared_bytes, body, closure, kernel_addr, cooperative,
+                                  0, nullptr);
+    dynamic_tree_end();
+    const cudaError_t closed = device_memory_close();
+    if (result == cudaSuccess)
+        result = closed; /* canaries past an allocation's end were overwritten */
     return record_error(result);
 }
 
@@ -416,6 +461,10 @@ cudaError_t run_grid(const launch_site &site, dim3 grid, dim3 block, size_t dyna
 
 void engine_synchronize()
 {
+    if (in_kernel()) /* the launch lock is held by the host's launch: waiting would deadlock */
+        fail_launch(cudaErrorLaunchFailure,
+                    "a host-side wait (cudaStreamSynchronize, cudaEventSynchronize, cudaDeviceReset) was called "
+                    "in device code; CUDA's device runtime has none of them (nvcc refuses the call)");
     /* Launches are synchronous; taking the lock waits for one that another
      * host thread has in flight. */
     std::lock_guard<std::mutex> serial(launch_mutex);

@@ -30,6 +30,9 @@
 #include <csignal>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <mutex>
+#include <vector>
 
 namespace simtlab_emu {
 namespace engine {
@@ -82,6 +85,7 @@ using detail::no_odd_waiter;
 /* Per-thread pointer slots (cuda_thread_slot): valid when epoch == block epoch. */
 struct thread_slots {
     unsigned epoch;
+    int device_error; /* the thread's last error in device code (device_last_error) */
     void *slots[4];
 };
 
@@ -217,6 +221,16 @@ inline fiber_stack *running_stack(const worker *w)
 }
 
 /* ---- one launch ---------------------------------------------------------- */
+/* A grid launched from device code, waiting for its parent's blocks to end. */
+struct device_child {
+    launch_site site;
+    dim3 grid, block;
+    std::size_t dynamic_bytes;
+    void (*body)(void *);
+    std::shared_ptr<void> closure; /* the kernel and copies of its arguments */
+    const void *kernel_addr;
+};
+
 struct grid_job {
     launch_site site;
     dim3 grid, block;
@@ -239,6 +253,14 @@ struct grid_job {
     std::atomic<bool> failure_claimed{false};
     cudaError_t error = cudaSuccess;   /* written by the claimer only */
     char diagnostic[message_capacity];
+    /* Dynamic parallelism (engine_dynamic.cpp): 0 for a grid the host
+     * launched, the parent's depth + 1 for one launched from device code;
+     * the grids this grid's threads launched, in launch order, run after
+     * its blocks (children), then its tail launches (tails). */
+    unsigned depth = 0;
+    const char *parent_kernel = nullptr; /* the launching grid's kernel, for diagnostics */
+    std::mutex children_mutex;
+    std::vector<device_child> children, tails;
 };
 
 /* ---- engine_block.cpp ----------------------------------------------------- */
@@ -319,6 +341,31 @@ void cooperative_end(grid_job *job);
 cudaError_t launch_grid(const launch_site &site, dim3 grid, dim3 block, std::size_t dynamic_shared_bytes,
                         void (*body)(void *closure), void *closure, const void *kernel_addr,
                         bool cooperative);
+/* Checks a launch configuration as CUDA does (engine_grid.cpp); on failure
+ * sets the diagnostic and returns the error, without recording it. */
+cudaError_t check_config(const launch_site &site, dim3 grid, dim3 block, std::size_t dynamic,
+                         const void *kernel_addr, std::size_t *shared_limit);
+
+/* ---- engine_dynamic.cpp ---------------------------------------------------- */
+/* The device launches of a top-level grid's tree not yet begun, and the
+ * limit on them (cudaLimitDevRuntimePendingLaunchCount), read as the
+ * host's launch begins. */
+void dynamic_tree_begin();
+/* Says how many device launches of the tree were refused beyond the first
+ * of each kind (only the first is printed). */
+void dynamic_tree_end();
+/* Runs what a grid at `depth` of kernel `kernel` launched, once its blocks
+ * have all ended without a failure: each child grid with its own
+ * descendants, in launch order, then its tail launches likewise. Returns the first failure (its diagnostic set), which
+ * stops the rest; the grids not run are dropped. */
+cudaError_t run_device_children(unsigned depth, const char *kernel, std::vector<device_child> &children,
+                                std::vector<device_child> &tails);
+/* Drops launches that will not run (a failed grid's), so that they no
+ * longer count as pending. */
+void drop_device_children(std::vector<device_child> &list);
+/* Runs one grid launched from device code, and its descendants
+ * (engine_grid.cpp). */
+cudaError_t run_child_grid(const device_child &child, unsigned depth, const char *parent_kernel);
 
 /* ---- engine_shared.cpp ---------------------------------------------------- */
 bool shared_arena_init(worker *w, std::size_t capacity);

@@ -66,6 +66,11 @@ cudaError_t validate_stream(cudaStream_t stream, const char *api);
 
 /* ---- provided by the engine -------------------------------------------- */
 
+/* In a CUDA thread: that thread's own last error, which device-side
+ * cudaGetLastError/cudaPeekAtLastError read and record_error writes there
+ * (dynamic parallelism keeps one per thread); nullptr in host code. */
+int *device_last_error();
+
 /* Installs the process's SIGSEGV/SIGBUS handler once (idempotent). The
  * runtime calls it before handing out the first device pointer. A fault in
  * a kernel thread becomes cudaErrorIllegalAddress with a diagnostic; a fault

@@ -8,6 +8,7 @@
  * the name says plainly that this is the emulator.
  */
 #include "runtime_internal.hpp"
+#include <simtlab_emu/engine.hpp>
 
 #include <cstdio>
 #include <cstdlib>
@@ -391,6 +392,13 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int dev
 
 cudaError_t cudaDeviceSynchronize(void)
 {
+    if (in_kernel())
+        fail_launch(cudaErrorLaunchFailure,
+                    "cudaDeviceSynchronize() called in device code: since CUDA 12 dynamic parallelism (CDP2) has "
+                    "no device-side cudaDeviceSynchronize, and nvcc refuses the call (on sm_90 and later always; "
+                    "before, only with -DCUDA_FORCE_CDP1_IF_SUPPORTED, which the emulator does not emulate). A "
+                    "parent grid cannot wait for its children: launch the work that needs their results as a "
+                    "tail launch (<<<g, b, 0, cudaStreamTailLaunch>>>), or from the host after the launch");
     engine_synchronize();
     return runtime::check_context();
 }

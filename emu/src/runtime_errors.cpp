@@ -54,6 +54,9 @@ const error_info error_table[] = {
     {cudaErrorInsufficientDriver, "cudaErrorInsufficientDriver",
      "CUDA driver version is insufficient for CUDA runtime version"},
     {cudaErrorMissingConfiguration, "cudaErrorMissingConfiguration", "__global__ function call is not configured"},
+    {cudaErrorLaunchMaxDepthExceeded, "cudaErrorLaunchMaxDepthExceeded", "launch would exceed maximum depth of nested launches"},
+    {cudaErrorSyncDepthExceeded, "cudaErrorSyncDepthExceeded", "cudaDeviceSynchronize failed because caller's grid depth exceeds cudaLimitDevRuntimeSyncDepth"},
+    {cudaErrorLaunchPendingCountExceeded, "cudaErrorLaunchPendingCountExceeded", "launch failed because launch would exceed cudaLimitDevRuntimePendingLaunchCount"},
     {cudaErrorInvalidDeviceFunction, "cudaErrorInvalidDeviceFunction", "invalid device function"},
     {cudaErrorNoDevice, "cudaErrorNoDevice", "no CUDA-capable device is detected"},
     {cudaErrorInvalidDevice, "cudaErrorInvalidDevice", "invalid device ordinal"},
@@ -134,6 +137,12 @@ cudaError_t record_error(cudaError_t error)
 {
     if (error == cudaSuccess)
         return error;
+    if (!is_sticky(error)) {
+        if (int *own = device_last_error()) { /* a runtime call or a launch in device code */
+            *own = error;
+            return error;
+        }
+    }
     last_error.store(error);
     if (is_sticky(error)) {
         int expected = cudaSuccess;
@@ -196,6 +205,11 @@ extern "C" {
 
 cudaError_t cudaGetLastError(void)
 {
+    if (int *own = device_last_error()) { /* device code: the thread's own */
+        const int e = *own;
+        *own = cudaSuccess;
+        return static_cast<cudaError_t>(e);
+    }
     cudaError_t s = sticky_error();
     if (s != cudaSuccess)
         return s; /* a poisoned context keeps reporting it */
@@ -204,6 +218,8 @@ cudaError_t cudaGetLastError(void)
 
 cudaError_t cudaPeekAtLastError(void)
 {
+    if (int *own = device_last_error())
+        return static_cast<cudaError_t>(*own);
     cudaError_t s = sticky_error();
     return s != cudaSuccess ? s : static_cast<cudaError_t>(last_error.load());
 }

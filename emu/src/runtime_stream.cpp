@@ -12,6 +12,7 @@
  * would take. Benchmarks must label such numbers as emulated.
  */
 #include "runtime_internal.hpp"
+#include <simtlab_emu/engine.hpp>
 
 #include <chrono>
 #include <cinttypes>
@@ -100,6 +101,11 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned int flags)
     }
     if (flags & ~static_cast<unsigned>(cudaStreamNonBlocking)) {
         runtime::diagnose("cudaStreamCreateWithFlags: unknown flags 0x%x", flags);
+        return record_error(cudaErrorInvalidValue);
+    }
+    if (in_kernel() && !(flags & cudaStreamNonBlocking)) {
+        runtime::diagnose("cudaStreamCreateWithFlags(stream, 0x%x) in device code: a stream made in device code "
+                          "must have the flag cudaStreamNonBlocking (dynamic parallelism)", flags);
         return record_error(cudaErrorInvalidValue);
     }
     cudaError_t e = runtime::check_context();

@@ -198,6 +198,18 @@ Test(slcc, links_the_emulators_cublaslt_for_lcublas_and_lcublaslt)
     expect_program_output(prog, "D: 4.5 5\n");
 }
 
+Test(slcc, accepts_the_flags_of_dynamic_parallelism_builds)
+{
+    require_runtime();
+    /* nvcc -dc -rdc=true, then a link with -lcudadevrt: none is needed here */
+    const char *obj = scratch_path("hello_rdc.o");
+    slcc_ok((char *[]){"-dc", "-rdc=true", INPUTS "hello.cu", "-o", (char *)obj, NULL});
+    cr_assert_eq(access(obj, R_OK), 0, "-dc made no object");
+    const char *prog = scratch_path("hello_rdc");
+    slcc_ok((char *[]){"--relocatable-device-code", "true", (char *)obj, "-lcudadevrt", "-o", (char *)prog, NULL});
+    expect_program_output(prog, "hello: 0 1 2 3 0 1 2 3\n");
+}
+
 Test(slcc, runs_every_rewritten_form)
 {
     require_runtime();

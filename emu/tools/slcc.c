@@ -116,6 +116,9 @@ static void usage(FILE *to)
           "options: -o FILE (required), -c (compile one file to FILE), -v (print each\n"
           "command), -I -D -U, -O*, -g, -W*, -f*, -std=c.. (.c) or -std=c++.. (C++, 17 or\n"
           "later), -L, -l, -Wl,...\n"
+          "  -rdc=true|false, --relocatable-device-code=..., -dc (that is -c), -lcudadevrt:\n"
+          "             accepted for dynamic parallelism's nvcc command lines; the\n"
+          "             emulator needs none of them (device launches always work)\n"
           "  --profile  model what a GPU would do (SIMT efficiency, coalescing, bank\n"
           "             conflicts) as the program runs; print it per kernel at exit\n"
           "  --no-spin-watch  leave out the spin watch (a thread spinning on a volatile\n"
@@ -180,14 +183,15 @@ static int take_value(int argc, char **argv, int *i, size_t flag_len, argvec *to
     return 0;
 }
 
-/* -lcublas, -lcublasLt and -lcurand (or "-l cublas"), as nvcc command lines give
- * them: the emulator runtime is those libraries, so slcc drops them; a CUDA
+/* -lcublas, -lcublasLt, -lcurand and -lcudadevrt (or "-l cublas"), as nvcc
+ * command lines give them: the emulator runtime is those libraries (cudadevrt:
+ * dynamic parallelism's device runtime), so slcc drops them; a CUDA
  * toolkit installed on the same machine would otherwise be linked, and its
  * functions would replace the emulator's. Steps over the value when it is
  * a separate word. */
 static bool is_emulated_library(int argc, char **argv, int *i)
 {
-    static const char *const provided[] = {"cublas", "cublasLt", "curand"};
+    static const char *const provided[] = {"cublas", "cublasLt", "curand", "cudadevrt"};
     const char *a = argv[*i];
     if (strncmp(a, "-l", 2) != 0)
         return false;
@@ -235,8 +239,16 @@ static int parse_one(options *o, int argc, char **argv, int *i)
         if (*i + 1 >= argc)
             return usage_error("'-o' needs a file name");
         o->output = argv[++*i];
-    } else if (strcmp(a, "-c") == 0) {
-        o->compile_only = true;
+    } else if (strcmp(a, "-c") == 0 || strcmp(a, "-dc") == 0 || strcmp(a, "--device-c") == 0) {
+        o->compile_only = true; /* -dc: -c with relocatable device code, which needs nothing here */
+    } else if (strcmp(a, "-rdc=true") == 0 || strcmp(a, "-rdc=false") == 0 ||
+               strcmp(a, "--relocatable-device-code=true") == 0 ||
+               strcmp(a, "--relocatable-device-code=false") == 0) {
+        /* separate compilation of device code: every build links it so */
+    } else if (strcmp(a, "-rdc") == 0 || strcmp(a, "--relocatable-device-code") == 0) {
+        if (*i + 1 >= argc || (strcmp(argv[*i + 1], "true") != 0 && strcmp(argv[*i + 1], "false") != 0))
+            return usage_error("'%s' needs true or false", a);
+        ++*i;
     } else if (strcmp(a, "-v") == 0) {
         o->verbose = true;
     } else if (strcmp(a, "--no-spin-watch") == 0) {

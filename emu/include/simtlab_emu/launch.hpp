@@ -93,6 +93,18 @@ void register_kernel(const void *kernel, args_binder bind);
 /* cudaLaunchKernel with args == NULL for a kernel that has parameters:
  * records cudaErrorInvalidValue with a diagnostic and returns it. */
 cudaError_t launch_args_missing(const launch_site &site);
+/* A launch from device code (dynamic parallelism, emu/src/engine_dynamic.cpp):
+ * checks it and queues the grid on the launching grid, to run after that
+ * grid's blocks; `closure` (the kernel and copies of its arguments) lives
+ * until then. Returns the result, which is also the launching CUDA thread's
+ * last error. */
+cudaError_t device_launch(const launch_site &site, dim3 grid, dim3 block, std::size_t shmem, cudaStream_t stream,
+                          void (*body)(void *), std::shared_ptr<void> closure, const void *kernel_addr);
+/* True in a CUDA thread: a launch there is a device launch. */
+SIMTLAB_EMU_ALWAYS_INLINE inline bool launching_from_device()
+{
+    return __builtin_expect(current_worker->in_block, 0);
+}
 
 } /* namespace detail */
 
@@ -135,6 +147,13 @@ public:
                       "kernel launched with a different number of arguments than it has parameters");
         static_assert(detail::params<P...>::template accept<A...>(),
                       "a kernel argument does not convert to its parameter's type");
+        if (detail::launching_from_device()) {
+            auto call = std::make_shared<detail::kernel_call<P...>>(
+                detail::kernel_call<P...>{kernel_, std::tuple<P...>(std::forward<A>(args)...)});
+            return detail::device_launch(site_, grid_, block_, shmem_, stream_,
+                                         &detail::kernel_call<P...>::run_one_thread, std::move(call),
+                                         reinterpret_cast<const void *>(kernel_));
+        }
         if (__builtin_expect(detail::streams_capturing.load(std::memory_order_relaxed) != 0, 0) &&
             detail::stream_is_capturing(stream_))
             return capture(std::forward<A>(args)...);
@@ -275,6 +294,11 @@ public:
     cudaError_t run(A &&...args) const
     {
         using call_t = detail::deduced_call<F, std::decay_t<A>...>;
+        if (detail::launching_from_device()) {
+            auto held = std::make_shared<call_t>(call_t{call_, std::tuple<std::decay_t<A>...>(std::forward<A>(args)...)});
+            return detail::device_launch(site_, grid_, block_, shmem_, stream_, &call_t::run_one_thread,
+                                         std::move(held), nullptr);
+        }
         if (__builtin_expect(detail::streams_capturing.load(std::memory_order_relaxed) != 0, 0) &&
             detail::stream_is_capturing(stream_)) {
             auto held = std::make_shared<call_t>(call_t{call_, std::tuple<std::decay_t<A>...>(std::forward<A>(args)...)});

@@ -32,6 +32,13 @@ extern "C" {
 #define cudaMemAttachSingle 0x04
 #define cudaStreamPerThread ((cudaStream_t)0x2)
 #endif
+/* Device-side named streams of dynamic parallelism (CDP2): a tail launch
+ * runs after the launching grid and all its other work; a fire-and-forget
+ * launch depends on nothing. */
+#ifndef cudaStreamTailLaunch
+#define cudaStreamTailLaunch ((cudaStream_t)0x3)
+#define cudaStreamFireAndForget ((cudaStream_t)0x4)
+#endif
 #ifndef cudaEventInterprocess
 #define cudaEventInterprocess 0x04
 #endif

@@ -20,7 +20,10 @@ if [ "${SIMTLAB_WITH_CUOBJDUMP:-0}" = 1 ]; then
   fi
 fi
 
-packages=(libcriterion-dev gnuplot-nox libopenblas-dev libboost-context-dev pkg-config cmake g++ make)
+# libthrust-dev, libcub-dev: Debian's header-only Thrust 1.17, which the
+# emulator builds Thrust programs with (emu/README.md, "Thrust and NVTX").
+packages=(libcriterion-dev gnuplot-nox libopenblas-dev libboost-context-dev pkg-config cmake g++ make
+          libthrust-dev libcub-dev)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -7,6 +7,8 @@
 # The toolkit guard directory (SIMTLAB_EMU_TOOLKIT_GUARD_DIR): a toolkit
 # header that emu/include lacks is a one-line #error, not the toolkit's own.
 include(${CMAKE_CURRENT_LIST_DIR}/ToolkitGuard.cmake)
+# Debian's Thrust with the CPP device system (SIMTLAB_EMU_THRUST_SHIM).
+include(${CMAKE_CURRENT_LIST_DIR}/SimtlabThrust.cmake)
 
 # ---- the SIMT counters (emu/README.md, "SIMT counters") -------------------
 # -DSIMTLAB_EMU_PROFILE=ON compiles every .cu that sl_emu_rewrite rewrites
@@ -130,6 +132,11 @@ endfunction()
 function(sl_emu_target target)
   target_include_directories(${target} BEFORE PRIVATE "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/../include")
   get_property(guard GLOBAL PROPERTY SIMTLAB_EMU_TOOLKIT_GUARD_DIR)
+  get_property(thrust_found GLOBAL PROPERTY SIMTLAB_EMU_THRUST_FOUND)
+  if(thrust_found) # Debian's Thrust, ahead of the guard (SimtlabThrust.cmake)
+    get_property(thrust_shim GLOBAL PROPERTY SIMTLAB_EMU_THRUST_SHIM)
+    target_compile_options(${target} PRIVATE "-I${thrust_shim}" -DSIMTLAB_EMU_THRUST=1)
+  endif()
   target_compile_options(${target} PRIVATE "-I${guard}")
   target_link_libraries(${target} PRIVATE simtlab_emu_rt)
   set_target_properties(${target} PROPERTIES LINKER_LANGUAGE CXX)

@@ -49,9 +49,20 @@ function(_sl_emu_make_toolkit_guard)
     if(name IN_LIST provided OR name MATCHES "[^A-Za-z0-9_./+-]")
       continue()
     endif()
-    if(NOT EXISTS "${guard}/${name}")
-      file(WRITE "${guard}/${name}"
-           "#error \"simtlab emulator: <${name}> is not provided by the emulator yet\"\n")
+    set(text "#error \"simtlab emulator: <${name}> is not provided by the emulator yet\"\n")
+    if(name MATCHES "^thrust/")
+      # Thrust comes from Debian (SimtlabThrust.cmake), ahead of this
+      # directory: a name found here is either not installed or not in 1.17.
+      string(CONCAT text "#error \"simtlab emulator: <${name}>: Thrust comes from Debian's Thrust 1.17: "
+             "apt-get install libthrust-dev libcub-dev (installed, it lacks this header)\"\n")
+    endif()
+    if(EXISTS "${guard}/${name}")
+      file(READ "${guard}/${name}" old_text)
+    else()
+      set(old_text "")
+    endif()
+    if(NOT old_text STREQUAL text)
+      file(WRITE "${guard}/${name}" "${text}")
     endif()
     math(EXPR count "${count} + 1")
   endforeach()

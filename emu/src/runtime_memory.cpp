@@ -112,7 +112,7 @@ std::size_t canary_damage(const slot &s)
  * fault handler explains. */
 bool protect(const slot &s, bool accessible)
 {
-    if (s.managed)
+    if (s.managed || host_keeps_open)
         return true; /* host and device both see it: it stays open */
     return mprotect(s.data_pages, s.data_bytes, accessible ? PROT_READ | PROT_WRITE : PROT_NONE) == 0;
 }

@@ -50,6 +50,7 @@ extern std::map<std::uintptr_t, std::size_t> by_base; /* base -> slot index */
 extern std::vector<std::size_t> free_slots;
 extern std::unordered_map<std::uintptr_t, allocation> freed; /* for double-free messages */
 extern int open_depth; /* device_memory_open nesting */
+extern bool host_keeps_open; /* a Thrust program: every allocation stays open (runtime_thrust.cpp) */
 extern unsigned long next_serial;
 extern std::size_t live_bytes;
 

@@ -434,6 +434,17 @@ static void dir_of(const char *path, char *dir, size_t cap)
  * never the toolkit's own (emu/cmake/ToolkitGuard.cmake makes the files). */
 static void push_toolkit_guard(argvec *cmd)
 {
+#ifdef SLCC_THRUST_SHIM
+    /* Thrust: Debian's (libthrust-dev) with its CPP device system, through
+     * a directory whose thrust/ links to it, ahead of the guard (whose
+     * thrust/ files say which packages to install when it is absent);
+     * emu/README.md, "Thrust and NVTX". */
+    if (access(SLCC_THRUST_SHIM "/thrust/version.h", R_OK) == 0) {
+        av_push(cmd, "-I");
+        av_push(cmd, SLCC_THRUST_SHIM);
+        av_push(cmd, "-DSIMTLAB_EMU_THRUST=1");
+    }
+#endif
     av_push(cmd, "-I");
     av_push(cmd, SLCC_TOOLKIT_GUARD);
 }

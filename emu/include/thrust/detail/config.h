@@ -1,0 +1,30 @@
+/* simtlab CPU emulator — <thrust/detail/config.h>, which every Thrust header
+ * includes first: Debian's Thrust 1.17 (libthrust-dev), reached through the
+ * directory that slcc and sl_emu_target put ahead of the toolkit guard
+ * (SIMTLAB_EMU_THRUST), with the CPP device system unless the program asks
+ * for OMP (then with -fopenmp) or TBB; never the toolkit's own Thrust, and
+ * never its CUDA system. Then the emulator's part (simtlab_emu/thrust.hpp):
+ * a program that uses Thrust keeps device memory open to host code, where
+ * the CPP system runs Thrust's algorithms. emu/README.md, "Thrust and NVTX". */
+#ifndef SIMTLAB_EMU_THRUST_DETAIL_CONFIG_H
+#define SIMTLAB_EMU_THRUST_DETAIL_CONFIG_H
+
+#ifndef SIMTLAB_EMU_THRUST
+#error "simtlab emulator: Thrust comes from Debian's Thrust 1.17: apt-get install libthrust-dev libcub-dev"
+#else
+
+#ifndef THRUST_DEVICE_SYSTEM
+#define THRUST_DEVICE_SYSTEM THRUST_DEVICE_SYSTEM_CPP
+#endif
+#include_next <thrust/detail/config.h>
+
+#if THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_CUDA
+#error "simtlab emulator: Thrust's CUDA device system needs nvcc; the emulator builds Thrust with THRUST_DEVICE_SYSTEM_CPP (the default), OMP or TBB"
+#endif
+
+#ifdef __cplusplus
+#include <simtlab_emu/thrust.hpp>
+#endif
+
+#endif /* SIMTLAB_EMU_THRUST */
+#endif /* SIMTLAB_EMU_THRUST_DETAIL_CONFIG_H */

@@ -307,7 +307,7 @@ cudaError_t compile_graph(cudaGraph_t graph, steps *out, const char *body)
 cudaError_t run_steps(const steps &s, cudaStream_t stream)
 {
     for (const exec_step &step : s)
-        if (step.run) {
+        if (step.run && step.enabled) {
             cudaError_t e = step.run(stream);
             if (e != cudaSuccess)
                 return e;
@@ -1061,6 +1061,68 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
 cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec, cudaGraph_t graph, unsigned long long flags)
 {
     return instantiate("cudaGraphInstantiateWithFlags", pGraphExec, graph, flags);
+}
+
+cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+                                           cudaGraphInstantiateParams *instantiateParams)
+{
+    const char *api = "cudaGraphInstantiateWithParams";
+    if (!instantiateParams) {
+        runtime::diagnose("%s: instantiateParams is NULL", api);
+        return record_error(cudaErrorInvalidValue);
+    }
+    cudaError_t e = instantiate(api, pGraphExec, graph, instantiateParams->flags);
+    instantiateParams->errNode_out = nullptr;
+    if (e == cudaSuccess)
+        instantiateParams->result_out = cudaGraphInstantiateSuccess;
+    else if (std::strstr(simtlab_emu_last_diagnostic(), "cycle"))
+        instantiateParams->result_out = cudaGraphInstantiateInvalidStructure;
+    else if (std::strstr(simtlab_emu_last_diagnostic(), "used by no conditional node"))
+        instantiateParams->result_out = cudaGraphInstantiateConditionalHandleUnused;
+    else
+        instantiateParams->result_out = cudaGraphInstantiateError;
+    if (e == cudaSuccess && (instantiateParams->flags & cudaGraphInstantiateFlagUpload))
+        e = cudaGraphUpload(*pGraphExec, instantiateParams->uploadStream);
+    return e;
+}
+
+static cudaError_t node_enabled(const char *api, cudaGraphExec_t exec, cudaGraphNode_t node, unsigned int *get,
+                                unsigned int set)
+{
+    std::lock_guard<std::mutex> hold(graph_lock);
+    if (!graph::live_exec(exec)) {
+        runtime::diagnose("%s: hGraphExec is not a live executable graph", api);
+        return record_error(cudaErrorInvalidValue);
+    }
+    for (graph::exec_step &s : exec->order)
+        if (s.origin == node && node) {
+            if (s.type != cudaGraphNodeTypeKernel && s.type != cudaGraphNodeTypeMemset &&
+                s.type != cudaGraphNodeTypeMemcpy) {
+                runtime::diagnose("%s: only kernel, memset and memcpy nodes can be disabled", api);
+                return record_error(cudaErrorInvalidValue);
+            }
+            if (get)
+                *get = s.enabled ? 1 : 0;
+            else
+                s.enabled = set != 0;
+            return cudaSuccess;
+        }
+    runtime::diagnose("%s: hNode is not a node of the graph hGraphExec was instantiated from", api);
+    return record_error(cudaErrorInvalidValue);
+}
+
+cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode, unsigned int isEnabled)
+{
+    return node_enabled("cudaGraphNodeSetEnabled", hGraphExec, hNode, nullptr, isEnabled);
+}
+
+cudaError_t cudaGraphNodeGetEnabled(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode, unsigned int *isEnabled)
+{
+    if (!isEnabled) {
+        runtime::diagnose("cudaGraphNodeGetEnabled: isEnabled is NULL");
+        return record_error(cudaErrorInvalidValue);
+    }
+    return node_enabled("cudaGraphNodeGetEnabled", hGraphExec, hNode, isEnabled, 0);
 }
 
 cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t graphExec, unsigned long long *flags)

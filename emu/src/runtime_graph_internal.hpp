@@ -73,6 +73,7 @@ struct exec_step {
     cudaGraphNode_t origin; /* the node it was made from (only compared) */
     cudaGraphNodeType type;
     step_fn run;             /* empty: nothing to do */
+    bool enabled = true;     /* cudaGraphNodeSetEnabled */
 };
 using steps = std::vector<exec_step>;
 

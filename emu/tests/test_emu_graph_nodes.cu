@@ -212,6 +212,17 @@ Test(graph_nodes, exec_updates_change_the_result_and_not_the_graph)
     cr_assert_eq(cudaGraphExecKernelNodeSetParams(exec, k, &kp), cudaSuccess);
     cr_assert_eq(cudaGraphLaunch(exec, 0), cudaSuccess);
     check(d_z, f2, "after cudaGraphExecKernelNodeSetParams");
+    /* A disabled node does nothing; enabled again, it runs. */
+    unsigned enabled = 7;
+    cr_assert_eq(cudaGraphNodeSetEnabled(exec, k, 0), cudaSuccess);
+    cr_assert_eq(cudaGraphNodeGetEnabled(exec, k, &enabled), cudaSuccess);
+    cr_expect_eq(enabled, 0u);
+    cr_assert_eq(cudaMemset(d_z, 0, n * sizeof(float)), cudaSuccess);
+    cr_assert_eq(cudaGraphLaunch(exec, 0), cudaSuccess);
+    check(d_z, 0.0f, "launch with the kernel node disabled");
+    cr_assert_eq(cudaGraphNodeSetEnabled(exec, k, 1), cudaSuccess);
+    cr_assert_eq(cudaGraphLaunch(exec, 0), cudaSuccess);
+    check(d_z, f2, "launch with the kernel node enabled again");
     /* The graph's node keeps its own parameters. */
     cudaKernelNodeParams back = {};
     cr_assert_eq(cudaGraphKernelNodeGetParams(k, &back), cudaSuccess);

@@ -53,8 +53,8 @@ function(_sl_emu_make_toolkit_guard)
     if(name MATCHES "^thrust/")
       # Thrust comes from Debian (SimtlabThrust.cmake), ahead of this
       # directory: a name found here is either not installed or not in 1.17.
-      string(CONCAT text "#error \"simtlab emulator: <${name}>: Thrust comes from Debian's Thrust 1.17: "
-             "apt-get install libthrust-dev libcub-dev (installed, it lacks this header)\"\n")
+      string(CONCAT text "#error \"simtlab emulator: <${name}>: Thrust comes from Debian: apt-get install "
+             "libthrust-dev libcub-dev (if they are installed: Debian's Thrust 1.17 has no such header)\"\n")
     endif()
     if(EXISTS "${guard}/${name}")
       file(READ "${guard}/${name}" old_text)

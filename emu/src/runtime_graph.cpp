@@ -1,6 +1,6 @@
 /* simtlab CPU emulator — host functions in streams, kernels launched by
- * address, stream capture, and CUDA graphs: their creation, structure
- * (edges, clones), instantiation and launches.
+ * address, and CUDA graphs: their creation, clones, instantiation and
+ * launches.
  *
  * Streams run eagerly (runtime_stream.cpp), so a host function or callback
  * runs when it is enqueued: after everything submitted to its stream
@@ -18,9 +18,10 @@
  * across streams works. The arguments of a captured launch or copy are
  * checked when it is captured and again when it runs.
  *
- * Node constructors and parameters: runtime_graph_nodes.cpp; memory
- * nodes: runtime_graph_memory.cpp; conditional nodes:
- * runtime_graph_conditional.cpp.
+ * Stream capture: runtime_graph_capture.cpp; edges and other structure
+ * queries: runtime_graph_edges.cpp; node constructors and parameters:
+ * runtime_graph_nodes.cpp; memory nodes: runtime_graph_memory.cpp;
+ * conditional nodes: runtime_graph_conditional.cpp.
  */
 #include "runtime_graph_internal.hpp"
 
@@ -39,34 +40,15 @@
 
 namespace simtlab_emu {
 
-namespace detail {
-std::atomic<int> streams_capturing{0};
-}
-
 namespace graph {
 
 std::mutex graph_lock;
 
 namespace {
 
-/* A capturing stream: the graph it adds to, and the nodes its next
- * captured work depends on. */
-struct capture_state {
-    cudaGraph_t graph;
-    std::vector<cudaGraphNode_t> deps;
-    unsigned long long id;
-};
-struct capture_origin_info {
-    cudaStream_t stream;
-    bool into_existing; /* cudaStreamBeginCaptureToGraph */
-};
-
-std::unordered_map<cudaStream_t, capture_state> capturing;
-std::unordered_map<cudaGraph_t, capture_origin_info> capture_origin;
-std::unordered_map<cudaEvent_t, capture_state> captured_events; /* the capture an event recorded */
 std::unordered_set<cudaGraph_t> graphs;                         /* live graphs */
 std::unordered_set<cudaGraphExec_t> execs;                      /* live executable graphs */
-unsigned long long next_serial = 0, next_capture_id = 0;
+unsigned long long next_serial = 0;
 
 /* Kernels by address. slrewrite registers every kernel during the static
  * initialisation of the program's own files, which may come before this
@@ -113,6 +95,8 @@ bool allowed_in_body(cudaGraphNodeType t)
            t == cudaGraphNodeTypeMemset || t == cudaGraphNodeTypeMemcpy || t == cudaGraphNodeTypeConditional;
 }
 
+} /* namespace */
+
 const char *type_name(cudaGraphNodeType t)
 {
     switch (t) {
@@ -130,8 +114,6 @@ const char *type_name(cudaGraphNodeType t)
     default: return "unknown";
     }
 }
-
-} /* namespace */
 
 static cudaGraphNode_t clone_node(const simtlab_emu_graph_node &n, cudaGraph_t to)
 {
@@ -315,35 +297,11 @@ cudaError_t run_steps(const steps &s, cudaStream_t stream)
     return cudaSuccess;
 }
 
-/* Adds a node to the graph `stream` captures into, after the stream's
- * last captured work; nullptr if the stream is not capturing. */
-cudaGraphNode_t capture_add(cudaStream_t stream, cudaGraphNodeType type)
-{
-    auto it = capturing.find(stream);
-    if (it == capturing.end())
-        return nullptr;
-    capture_state &c = it->second;
-    cudaGraphNode_t n = add_node(c.graph, type, c.deps.data(), c.deps.size());
-    c.deps.assign(1, n);
-    return n;
-}
-
 } /* namespace graph */
 
 using graph::graph_lock;
 
 namespace detail {
-
-bool stream_is_capturing(cudaStream_t stream)
-{
-    std::lock_guard<std::mutex> hold(graph_lock);
-    return graph::capturing.count(stream) != 0;
-}
-
-void capture_launch(cudaStream_t stream, std::function<cudaError_t(cudaStream_t)> run)
-{
-    (void)runtime::capture(stream, std::move(run), cudaGraphNodeTypeKernel);
-}
 
 void register_kernel(const void *kernel, args_binder bind)
 {
@@ -361,81 +319,10 @@ cudaError_t launch_args_missing(const launch_site &site)
 
 } /* namespace detail */
 
-namespace runtime {
-
-bool stream_capturing(cudaStream_t stream)
-{
-    if (detail::streams_capturing.load(std::memory_order_relaxed) == 0)
-        return false;
-    return detail::stream_is_capturing(stream);
-}
-
-cudaError_t capture(cudaStream_t stream, std::function<cudaError_t(cudaStream_t)> run, cudaGraphNodeType type)
-{
-    std::lock_guard<std::mutex> hold(graph_lock);
-    cudaGraphNode_t n = graph::capture_add(stream, type);
-    if (!n) {
-        diagnose("internal: stream 0x%" PRIxPTR " is not capturing", reinterpret_cast<std::uintptr_t>(stream));
-        return cudaErrorUnknown;
-    }
-    n->run = std::move(run);
-    return cudaSuccess;
-}
-
-bool capture_event_record(cudaEvent_t event, cudaStream_t stream)
-{
-    if (detail::streams_capturing.load(std::memory_order_relaxed) == 0)
-        return false;
-    std::lock_guard<std::mutex> hold(graph_lock);
-    auto it = graph::capturing.find(stream);
-    if (it == graph::capturing.end()) {
-        graph::captured_events.erase(event);
-        return false;
-    }
-    graph::captured_events[event] = it->second;
-    return true;
-}
-
-void capture_event_wait(cudaStream_t stream, cudaEvent_t event)
-{
-    if (detail::streams_capturing.load(std::memory_order_relaxed) == 0)
-        return;
-    std::lock_guard<std::mutex> hold(graph_lock);
-    auto ev = graph::captured_events.find(event);
-    if (ev == graph::captured_events.end() || !graph::capture_origin.count(ev->second.graph) || !stream)
-        return;
-    auto it = graph::capturing.find(stream);
-    if (it == graph::capturing.end()) {
-        graph::capturing[stream] = ev->second; /* the waiting stream joins the capture */
-        detail::streams_capturing.fetch_add(1, std::memory_order_relaxed);
-    } else if (it->second.graph == ev->second.graph) {
-        for (cudaGraphNode_t d : ev->second.deps) /* a join: it also waits for the event's work */
-            if (std::find(it->second.deps.begin(), it->second.deps.end(), d) == it->second.deps.end())
-                it->second.deps.push_back(d);
-    }
-}
-
-} /* namespace runtime */
 } /* namespace simtlab_emu */
 
 using namespace simtlab_emu;
 using graph::live_graph;
-
-/* Writes up to *count entries of `all` to `out` (when out is not NULL),
- * as CUDA's graph queries do: NULL asks for the count. */
-template <class T>
-void hand_back(const std::vector<T> &all, T *out, size_t *count)
-{
-    if (!out) {
-        *count = all.size();
-        return;
-    }
-    size_t n = std::min(*count, all.size());
-    std::copy(all.begin(), all.begin() + n, out);
-    for (size_t i = n; i < *count; ++i)
-        out[i] = T{};
-    *count = n;
-}
 
 extern "C" {
 
@@ -529,214 +416,6 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void
     return run(stream);
 }
 
-/* ---- stream capture ------------------------------------------------------------ */
-
-static cudaError_t begin_capture(const char *api, cudaStream_t stream, cudaGraph_t into,
-                                 const cudaGraphNode_t *deps, std::size_t ndeps, enum cudaStreamCaptureMode mode)
-{
-    cudaError_t e = record_error(runtime::check_stream(stream, api));
-    if (e != cudaSuccess)
-        return e;
-    if (!stream) {
-        runtime::diagnose("%s: the legacy default stream (0) cannot be captured; create a stream", api);
-        return record_error(cudaErrorStreamCaptureUnsupported);
-    }
-    if (mode < cudaStreamCaptureModeGlobal || mode > cudaStreamCaptureModeRelaxed) {
-        runtime::diagnose("%s: mode %d is not a cudaStreamCaptureMode", api, static_cast<int>(mode));
-        return record_error(cudaErrorInvalidValue);
-    }
-    std::lock_guard<std::mutex> hold(graph_lock);
-    if (graph::capturing.count(stream)) {
-        runtime::diagnose("%s: the stream is already capturing", api);
-        return record_error(cudaErrorIllegalState);
-    }
-    if (into) {
-        if (!live_graph(into) || (ndeps && !deps)) {
-            runtime::diagnose("%s: %s", api, !live_graph(into) ? "graph is not a live graph"
-                                                              : "dependencies is NULL but numDependencies is not 0");
-            return record_error(cudaErrorInvalidValue);
-        }
-        if (graph::capture_origin.count(into)) {
-            runtime::diagnose("%s: another stream is already capturing into this graph", api);
-            return record_error(cudaErrorIllegalState);
-        }
-        for (std::size_t i = 0; i < ndeps; ++i)
-            if (!deps[i] || deps[i]->graph != into) {
-                runtime::diagnose("%s: dependencies[%zu] is not a node of graph", api, i);
-                return record_error(cudaErrorInvalidValue);
-            }
-    }
-    cudaGraph_t graph = into ? into : graph::new_graph();
-    graph::capturing[stream] = graph::capture_state{graph, std::vector<cudaGraphNode_t>(deps, deps + ndeps),
-                                                    ++graph::next_capture_id};
-    graph::capture_origin[graph] = graph::capture_origin_info{stream, into != nullptr};
-    detail::streams_capturing.fetch_add(1, std::memory_order_relaxed);
-    return cudaSuccess;
-}
-
-cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode)
-{
-    return begin_capture("cudaStreamBeginCapture", stream, nullptr, nullptr, 0, mode);
-}
-
-cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph, const cudaGraphNode_t *dependencies,
-                                          const cudaGraphEdgeData *dependencyData, size_t numDependencies,
-                                          enum cudaStreamCaptureMode mode)
-{
-    (void)dependencyData; /* only default edges exist in the emulator */
-    if (!graph) {
-        runtime::diagnose("cudaStreamBeginCaptureToGraph: graph is NULL");
-        return record_error(cudaErrorInvalidValue);
-    }
-    return begin_capture("cudaStreamBeginCaptureToGraph", stream, graph, dependencies, numDependencies, mode);
-}
-
-cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph)
-{
-    std::lock_guard<std::mutex> hold(graph_lock);
-    auto it = graph::capturing.find(stream);
-    if (it == graph::capturing.end()) {
-        runtime::diagnose("cudaStreamEndCapture: the stream is not capturing (call cudaStreamBeginCapture first)");
-        return record_error(cudaErrorIllegalState);
-    }
-    cudaGraph_t graph = it->second.graph;
-    const graph::capture_origin_info origin = graph::capture_origin[graph];
-    if (origin.stream != stream) {
-        runtime::diagnose("cudaStreamEndCapture: capture must end on the stream where it began");
-        return record_error(cudaErrorStreamCaptureUnmatched);
-    }
-    if (!pGraph && !origin.into_existing) {
-        runtime::diagnose("cudaStreamEndCapture: pGraph is NULL");
-        return record_error(cudaErrorInvalidValue);
-    }
-    for (auto s = graph::capturing.begin(); s != graph::capturing.end();) {
-        if (s->second.graph == graph) {
-            s = graph::capturing.erase(s);
-            detail::streams_capturing.fetch_sub(1, std::memory_order_relaxed);
-        } else {
-            ++s;
-        }
-    }
-    for (auto ev = graph::captured_events.begin(); ev != graph::captured_events.end();)
-        ev = ev->second.graph == graph ? graph::captured_events.erase(ev) : std::next(ev);
-    graph::capture_origin.erase(graph);
-    if (pGraph)
-        *pGraph = graph;
-    return cudaSuccess;
-}
-
-cudaError_t cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus)
-{
-    cudaError_t e = record_error(runtime::check_stream(stream, "cudaStreamIsCapturing"));
-    if (e != cudaSuccess)
-        return e;
-    if (!pCaptureStatus) {
-        runtime::diagnose("cudaStreamIsCapturing: pCaptureStatus is NULL");
-        return record_error(cudaErrorInvalidValue);
-    }
-    *pCaptureStatus = runtime::stream_capturing(stream) ? cudaStreamCaptureStatusActive : cudaStreamCaptureStatusNone;
-    return cudaSuccess;
-}
-
-cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, enum cudaStreamCaptureStatus *captureStatus_out,
-                                     unsigned long long *id_out, cudaGraph_t *graph_out,
-                                     const cudaGraphNode_t **dependencies_out, const cudaGraphEdgeData **edgeData_out,
-                                     size_t *numDependencies_out)
-{
-    cudaError_t e = record_error(runtime::check_stream(stream, "cudaStreamGetCaptureInfo"));
-    if (e != cudaSuccess)
-        return e;
-    if (!captureStatus_out) {
-        runtime::diagnose("cudaStreamGetCaptureInfo: captureStatus_out is NULL");
-        return record_error(cudaErrorInvalidValue);
-    }
-    /* Edge data: every edge is a default one; the array lives as long as
-     * the thread, as CUDA's lives until the next call on the stream. */
-    thread_local std::vector<cudaGraphEdgeData> edges;
-    std::lock_guard<std::mutex> hold(graph_lock);
-    auto it = graph::capturing.find(stream);
-    if (it == graph::capturing.end()) {
-        *captureStatus_out = cudaStreamCaptureStatusNone;
-        return cudaSuccess;
-    }
-    const graph::capture_state &c = it->second;
-    *captureStatus_out = cudaStreamCaptureStatusActive;
-    if (id_out)
-        *id_out = c.id;
-    if (graph_out)
-        *graph_out = c.graph;
-    if (dependencies_out)
-        *dependencies_out = c.deps.data();
-    if (edgeData_out) {
-        edges.assign(c.deps.size(), cudaGraphEdgeData{});
-        *edgeData_out = edges.data();
-    }
-    if (numDependencies_out)
-        *numDependencies_out = c.deps.size();
-    return cudaSuccess;
-}
-
-cudaError_t cudaStreamGetCaptureInfo_v3(cudaStream_t stream, enum cudaStreamCaptureStatus *captureStatus_out,
-                                        unsigned long long *id_out, cudaGraph_t *graph_out,
-                                        const cudaGraphNode_t **dependencies_out,
-                                        const cudaGraphEdgeData **edgeData_out, size_t *numDependencies_out)
-{
-    return cudaStreamGetCaptureInfo(stream, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out,
-                                    numDependencies_out);
-}
-
-cudaError_t cudaStreamGetCaptureInfo_v2(cudaStream_t stream, enum cudaStreamCaptureStatus *captureStatus_out,
-                                        unsigned long long *id_out, cudaGraph_t *graph_out,
-                                        const cudaGraphNode_t **dependencies_out, size_t *numDependencies_out)
-{
-    return cudaStreamGetCaptureInfo(stream, captureStatus_out, id_out, graph_out, dependencies_out, nullptr,
-                                    numDependencies_out);
-}
-
-cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNode_t *dependencies,
-                                                const cudaGraphEdgeData *dependencyData, size_t numDependencies,
-                                                unsigned int flags)
-{
-    (void)dependencyData;
-    const char *api = "cudaStreamUpdateCaptureDependencies";
-    cudaError_t e = record_error(runtime::check_stream(stream, api));
-    if (e != cudaSuccess)
-        return e;
-    if ((numDependencies && !dependencies) ||
-        (flags != cudaStreamAddCaptureDependencies && flags != cudaStreamSetCaptureDependencies)) {
-        runtime::diagnose("%s: %s", api, numDependencies && !dependencies
-                                             ? "dependencies is NULL but numDependencies is not 0"
-                                             : "flags must be cudaStreamAddCaptureDependencies or "
-                                               "cudaStreamSetCaptureDependencies");
-        return record_error(cudaErrorInvalidValue);
-    }
-    std::lock_guard<std::mutex> hold(graph_lock);
-    auto it = graph::capturing.find(stream);
-    if (it == graph::capturing.end()) {
-        runtime::diagnose("%s: the stream is not capturing", api);
-        return record_error(cudaErrorIllegalState);
-    }
-    graph::capture_state &c = it->second;
-    for (size_t i = 0; i < numDependencies; ++i)
-        if (!dependencies[i] || dependencies[i]->graph != c.graph || !graph::live_node(dependencies[i])) {
-            runtime::diagnose("%s: dependencies[%zu] is not a node of the graph being captured", api, i);
-            return record_error(cudaErrorInvalidValue);
-        }
-    if (flags == cudaStreamSetCaptureDependencies)
-        c.deps.clear();
-    for (size_t i = 0; i < numDependencies; ++i)
-        if (std::find(c.deps.begin(), c.deps.end(), dependencies[i]) == c.deps.end())
-            c.deps.push_back(dependencies[i]);
-    return cudaSuccess;
-}
-
-cudaError_t cudaStreamUpdateCaptureDependencies_v2(cudaStream_t stream, cudaGraphNode_t *dependencies,
-                                                   const cudaGraphEdgeData *dependencyData,
-                                                   size_t numDependencies, unsigned int flags)
-{
-    return cudaStreamUpdateCaptureDependencies(stream, dependencies, dependencyData, numDependencies, flags);
-}
-
 /* ---- graphs ---------------------------------------------------------------------- */
 
 cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags)
@@ -782,212 +461,6 @@ cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph)
     graph::clone_into(originalGraph, clone);
     *pGraphClone = clone;
     return cudaSuccess;
-}
-
-cudaError_t cudaGraphNodeFindInClone(cudaGraphNode_t *pNode, cudaGraphNode_t originalNode, cudaGraph_t clonedGraph)
-{
-    std::lock_guard<std::mutex> hold(graph_lock);
-    if (!pNode || !originalNode || !live_graph(clonedGraph)) {
-        runtime::diagnose("cudaGraphNodeFindInClone: %s", !pNode ? "pNode is NULL"
-                                                          : !originalNode ? "originalNode is NULL"
-                                                                          : "clonedGraph is not a live graph");
-        return record_error(cudaErrorInvalidValue);
-    }
-    for (const auto &n : clonedGraph->nodes)
-        if (n->clone_of == originalNode) {
-            *pNode = n.get();
-            return cudaSuccess;
-        }
-    runtime::diagnose("cudaGraphNodeFindInClone: originalNode has no copy in clonedGraph");
-    return record_error(cudaErrorInvalidValue);
-}
-
-cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *numNodes)
-{
-    std::lock_guard<std::mutex> hold(graph_lock);
-    if (!live_graph(graph) || !numNodes) {
-        runtime::diagnose("cudaGraphGetNodes: %s", !numNodes ? "numNodes is NULL" : "graph is not a live graph");
-        return record_error(cudaErrorInvalidValue);
-    }
-    std::vector<cudaGraphNode_t> all;
-    for (const auto &n : graph->nodes)
-        all.push_back(n.get());
-    hand_back(all, nodes, numNodes);
-    return cudaSuccess;
-}
-
-cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t *pRootNodes, size_t *pNumRootNodes)
-{
-    std::lock_guard<std::mutex> hold(graph_lock);
-    if (!live_graph(graph) || !pNumRootNodes) {
-        runtime::diagnose("cudaGraphGetRootNodes: %s",
-                          !pNumRootNodes ? "pNumRootNodes is NULL" : "graph is not a live graph");
-        return record_error(cudaErrorInvalidValue);
-    }
-    std::vector<cudaGraphNode_t> roots;
-    for (const auto &n : graph->nodes)
-        if (n->deps.empty())
-            roots.push_back(n.get());
-    hand_back(roots, pRootNodes, pNumRootNodes);
-    return cudaSuccess;
-}
-
-cudaError_t cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t *from, cudaGraphNode_t *to,
-                              cudaGraphEdgeData *edgeData, size_t *numEdges)
-{
-    std::lock_guard<std::mutex> hold(graph_lock);
-    if (!live_graph(graph) || !numEdges || (!from) != (!to)) {
-        runtime::diagnose("cudaGraphGetEdges: %s", !numEdges           ? "numEdges is NULL"
-                                                   : !live_graph(graph) ? "graph is not a live graph"
-                                                                        : "from and to must both be NULL or both not");
-        return record_error(cudaErrorInvalidValue);
-    }
-    std::vector<cudaGraphNode_t> f, t;
-    for (const auto &n : graph->nodes)
-        for (cudaGraphNode_t d : n->deps) {
-            f.push_back(d);
-            t.push_back(n.get());
-        }
-    size_t count = *numEdges;
-    hand_back(f, from, &count);
-    hand_back(t, to, numEdges);
-    if (edgeData && from)
-        for (size_t i = 0; i < *numEdges; ++i)
-            edgeData[i] = cudaGraphEdgeData{};
-    return cudaSuccess;
-}
-
-static cudaError_t node_neighbours(const char *api, cudaGraphNode_t node, cudaGraphNode_t *out,
-                                   cudaGraphEdgeData *edgeData, size_t *count, bool dependencies)
-{
-    std::lock_guard<std::mutex> hold(graph_lock);
-    if (!graph::live_node(node) || !count) {
-        runtime::diagnose("%s: %s", api, !count ? "the count pointer is NULL" : "node is not a node of a live graph");
-        return record_error(cudaErrorInvalidValue);
-    }
-    std::vector<cudaGraphNode_t> all;
-    if (dependencies) {
-        all = node->deps;
-    } else {
-        for (const auto &n : node->graph->nodes)
-            if (std::find(n->deps.begin(), n->deps.end(), node) != n->deps.end())
-                all.push_back(n.get());
-    }
-    hand_back(all, out, count);
-    if (edgeData && out)
-        for (size_t i = 0; i < *count; ++i)
-            edgeData[i] = cudaGraphEdgeData{};
-    return cudaSuccess;
-}
-
-cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGraphNode_t *pDependencies,
-                                         cudaGraphEdgeData *edgeData, size_t *pNumDependencies)
-{
-    return node_neighbours("cudaGraphNodeGetDependencies", node, pDependencies, edgeData, pNumDependencies, true);
-}
-
-cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node, cudaGraphNode_t *pDependentNodes,
-                                           cudaGraphEdgeData *edgeData, size_t *pNumDependentNodes)
-{
-    return node_neighbours("cudaGraphNodeGetDependentNodes", node, pDependentNodes, edgeData, pNumDependentNodes,
-                           false);
-}
-
-static cudaError_t change_edges(const char *api, cudaGraph_t graph, const cudaGraphNode_t *from,
-                                const cudaGraphNode_t *to, const cudaGraphEdgeData *edgeData, size_t n, bool add)
-{
-    std::lock_guard<std::mutex> hold(graph_lock);
-    if (!live_graph(graph) || (n && (!from || !to))) {
-        runtime::diagnose("%s: %s", api, !live_graph(graph) ? "graph is not a live graph"
-                                                           : "from or to is NULL but numDependencies is not 0");
-        return record_error(cudaErrorInvalidValue);
-    }
-    for (size_t i = 0; i < n; ++i) {
-        if (!from[i] || !to[i] || from[i]->graph != graph || to[i]->graph != graph || !graph::live_node(from[i]) ||
-            !graph::live_node(to[i])) {
-            runtime::diagnose("%s: edge %zu: from[%zu] or to[%zu] is not a node of graph", api, i, i, i);
-            return record_error(cudaErrorInvalidValue);
-        }
-        if (edgeData && (edgeData[i].from_port || edgeData[i].to_port || edgeData[i].type)) {
-            runtime::diagnose("%s: edgeData[%zu]: only default edges (ports 0, type 0) are emulated", api, i);
-            return record_error(cudaErrorNotSupported);
-        }
-        auto &deps = to[i]->deps;
-        bool present = std::find(deps.begin(), deps.end(), from[i]) != deps.end();
-        /* An edge that closes a cycle is accepted, as CUDA does; the graph
-         * then fails to instantiate, saying so. */
-        if (add && (present || from[i] == to[i])) {
-            runtime::diagnose("%s: edge %zu %s", api, i, present ? "already exists" : "goes from a node to itself");
-            return record_error(cudaErrorInvalidValue);
-        }
-        if (!add && !present) {
-            runtime::diagnose("%s: edge %zu does not exist", api, i);
-            return record_error(cudaErrorInvalidValue);
-        }
-        if (!add && (graph::graph_has(graph, cudaGraphNodeTypeMemAlloc) ||
-                     graph::graph_has(graph, cudaGraphNodeTypeMemFree))) {
-            runtime::diagnose("%s: the edges of a graph with memory nodes cannot be removed", api);
-            return record_error(cudaErrorNotSupported);
-        }
-    }
-    for (size_t i = 0; i < n; ++i) {
-        auto &deps = to[i]->deps;
-        auto at = std::find(deps.begin(), deps.end(), from[i]); /* an edge repeated in the call counts once */
-        if (add && at == deps.end())
-            deps.push_back(from[i]);
-        else if (!add && at != deps.end())
-            deps.erase(at);
-    }
-    return cudaSuccess;
-}
-
-cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *from, const cudaGraphNode_t *to,
-                                     const cudaGraphEdgeData *edgeData, size_t numDependencies)
-{
-    return change_edges("cudaGraphAddDependencies", graph, from, to, edgeData, numDependencies, true);
-}
-
-cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph, const cudaGraphNode_t *from, const cudaGraphNode_t *to,
-                                        const cudaGraphEdgeData *edgeData, size_t numDependencies)
-{
-    return change_edges("cudaGraphRemoveDependencies", graph, from, to, edgeData, numDependencies, false);
-}
-
-cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *pType)
-{
-    std::lock_guard<std::mutex> hold(graph_lock);
-    if (!graph::live_node(node) || !pType) {
-        runtime::diagnose("cudaGraphNodeGetType: %s", !pType ? "pType is NULL" : "node is not a node of a live graph");
-        return record_error(cudaErrorInvalidValue);
-    }
-    *pType = node->type;
-    return cudaSuccess;
-}
-
-cudaError_t cudaGraphDebugDotPrint(cudaGraph_t graph, const char *path, unsigned int flags)
-{
-    (void)flags; /* one level of detail: each node's type */
-    std::lock_guard<std::mutex> hold(graph_lock);
-    if (!live_graph(graph) || !path) {
-        runtime::diagnose("cudaGraphDebugDotPrint: %s", !path ? "path is NULL" : "graph is not a live graph");
-        return record_error(cudaErrorInvalidValue);
-    }
-    std::FILE *f = std::fopen(path, "w");
-    if (!f) {
-        runtime::diagnose("cudaGraphDebugDotPrint: cannot write %s", path);
-        return record_error(cudaErrorInvalidValue);
-    }
-    std::unordered_map<cudaGraphNode_t, std::size_t> index;
-    std::fprintf(f, "digraph simtlab_emu_graph {\n");
-    for (std::size_t i = 0; i < graph->nodes.size(); ++i) {
-        index[graph->nodes[i].get()] = i;
-        std::fprintf(f, "  n%zu [label=\"%zu: %s\"];\n", i, i, graph::type_name(graph->nodes[i]->type));
-    }
-    for (const auto &n : graph->nodes)
-        for (cudaGraphNode_t d : n->deps)
-            std::fprintf(f, "  n%zu -> n%zu;\n", index[d], index[n.get()]);
-    std::fprintf(f, "}\n");
-    return std::fclose(f) == 0 ? cudaSuccess : record_error(cudaErrorInvalidValue);
 }
 
 /* ---- executable graphs ------------------------------------------------------------ */

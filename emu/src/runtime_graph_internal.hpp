@@ -1,5 +1,6 @@
 /* simtlab CPU emulator — what the graph files share: runtime_graph.cpp
- * (graphs, capture, instantiation, launches), runtime_graph_nodes.cpp (node
+ * (graphs, instantiation, launches), runtime_graph_capture.cpp (stream
+ * capture), runtime_graph_edges.cpp (structure), runtime_graph_nodes.cpp (node
  * constructors, parameters, executable updates), runtime_graph_memory.cpp
  * (allocation and free nodes) and runtime_graph_conditional.cpp
  * (conditional nodes).
@@ -97,6 +98,26 @@ namespace simtlab_emu {
 namespace graph {
 
 extern std::mutex graph_lock; /* guards every graph, node and executable graph */
+
+/* A capturing stream: the graph it adds to, and the nodes its next
+ * captured work depends on. */
+struct capture_state {
+    cudaGraph_t graph;
+    std::vector<cudaGraphNode_t> deps;
+    unsigned long long id;
+};
+struct capture_origin_info {
+    cudaStream_t stream;
+    bool into_existing; /* cudaStreamBeginCaptureToGraph */
+};
+
+/* Capturing streams, the stream each capture began on (by graph), and
+ * the captures events recorded (runtime_graph_capture.cpp). */
+extern std::unordered_map<cudaStream_t, capture_state> capturing;
+extern std::unordered_map<cudaGraph_t, capture_origin_info> capture_origin;
+extern std::unordered_map<cudaEvent_t, capture_state> captured_events;
+/* The node type's name, for diagnostics ("memory free"). */
+const char *type_name(cudaGraphNodeType t);
 
 bool live_graph(cudaGraph_t graph);
 bool live_exec(cudaGraphExec_t exec);

@@ -28,6 +28,14 @@
 /* Plain `inline`, not always_inline: a student stepping through a kernel in
  * gdb wants to see the helper's own frame. */
 #define __forceinline__ inline
+/* libstdc++ spells GCC's attribute __noinline__ in its own headers
+ * (__attribute__((__noinline__)) in bits/shared_ptr_base.h), which this
+ * macro would turn into a syntax error: <memory> is read first, so that
+ * its include guard keeps it from being read again under the macro. GCC 12
+ * happened to read it earlier through other headers; GCC 13 did not. */
+#ifdef __cplusplus
+#include <memory>
+#endif
 #define __noinline__ __attribute__((noinline))
 #define __launch_bounds__(...)
 #define __align__(n) __attribute__((aligned(n)))

@@ -12,6 +12,7 @@
 #include "runtime_graph_internal.hpp"
 
 #include <cinttypes>
+#include <cstdio>
 #include <cstring>
 
 namespace simtlab_emu {

@@ -1,7 +1,7 @@
 /* Chapter 06 benchmark — tensor-core GEMM: GFLOP/s (TFLOP/s = GFLOP/s /
  * 1000) of v1-v5 with f16 inputs (v5, Hopper's wgmma + TMA, only on a
  * compute capability 9.0 GPU: elsewhere its column is absent and the
- * reason printed; it has never run in this project), v4 with bf16, cublasGemmEx (f16 and bf16
+ * reason printed; measured once, on an H200: tutorial/06), v4 with bf16, cublasGemmEx (f16 and bf16
  * inputs, float output, CUBLAS_COMPUTE_32F) and chapter 05's best SGEMM (v7)
  * on the same rounded inputs as floats, against OpenBLAS sgemm on those
  * floats on the CPU, on square products n = 256 .. 8192 in steps of 2x

@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <random>
+#include <unistd.h>
 #include <vector>
 
 static bool diagnostic_has(const char *needle)
@@ -132,6 +133,24 @@ Test(graph_nodes, memset_kernel_memcpy_host_by_hand_match_the_cpu)
     cr_expect_eq(type, cudaGraphNodeTypeMemcpy);
     cr_assert_eq(cudaGraphNodeGetType(set, &type), cudaSuccess);
     cr_expect_eq(type, cudaGraphNodeTypeMemset);
+
+    /* A DOT picture: one line per node and per edge. */
+    char dot_path[64];
+    std::snprintf(dot_path, sizeof dot_path, "/tmp/simtlab_graph_nodes_%d.dot", static_cast<int>(getpid()));
+    cr_assert_eq(cudaGraphDebugDotPrint(graph, dot_path, 0), cudaSuccess);
+    std::FILE *dot = std::fopen(dot_path, "r");
+    cr_assert(dot);
+    char line[256];
+    int dot_nodes = 0, dot_edges = 0;
+    while (std::fgets(line, sizeof line, dot)) {
+        dot_edges += std::strstr(line, "->") != nullptr;
+        dot_nodes += std::strstr(line, "[label=") != nullptr;
+    }
+    std::fclose(dot);
+    std::remove(dot_path);
+    cr_expect_eq(dot_nodes, 5);
+    cr_expect_eq(dot_edges, 4);
+    cr_expect_eq(cudaGraphDebugDotPrint(graph, nullptr, 0), cudaErrorInvalidValue);
 
     cudaGraphExec_t exec;
     cr_assert_eq(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);

@@ -226,7 +226,8 @@ template <class Use, int m, int n, int k, class T, class Layout> struct offered 
 
 /* Each lane's share: E = rows * cols / 32 elements, packed 32 / bits to a
  * storage element for the sub-byte types. */
-template <class Use, int m, int n, int k, class T> struct fragment_storage {
+/* 8-byte aligned, as CUDA's fragments are (its __frag_base is __align__(8)). */
+template <class Use, int m, int n, int k, class T> struct alignas(8) fragment_storage {
     typedef element_traits<T> traits;
     enum {
         elements = tile_of<Use, m, n, k>::rows * tile_of<Use, m, n, k>::cols / 32,

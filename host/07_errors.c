@@ -90,13 +90,13 @@ static sl_status check_launch(cudaError_t launch_err, const char *what, sl_error
     if (launch_err != cudaSuccess) {
         out->cuda_error = (int)launch_err;
         out->reported_by = "the launch";
-        return sl_fail_cuda(launch_err, what, __FILE__, __LINE__);
+        return sl_fail_launch(launch_err, what, 0, __FILE__, __LINE__);
     }
     cudaError_t err = cudaDeviceSynchronize();
     if (err != cudaSuccess) {
         out->cuda_error = (int)err;
         out->reported_by = "cudaDeviceSynchronize";
-        return sl_fail_cuda(err, "cudaDeviceSynchronize()", __FILE__, __LINE__);
+        return sl_fail_launch(err, what, 1, __FILE__, __LINE__); /* "cudaDeviceSynchronize() after <what>" */
     }
     return SL_OK;
 }

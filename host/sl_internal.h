@@ -33,6 +33,13 @@ sl_status sl_free_device_all(sl_status first, void *a, void *b, void *c);
  * the call and the raw code in parentheses; SL_ERR_CUDA otherwise. */
 sl_status sl_fail_cuda(cudaError_t err, const char *call, const char *file, int line);
 
+/* Records a failed launch of `what` (a kernel's name or "k<<<g, b>>>"): refused
+ * by the launch itself (at_sync 0; cudaErrorInvalidValue gets the hint for a
+ * bad configuration), or reported by the cudaDeviceSynchronize that followed
+ * it (at_sync 1), whose message then reads "cudaDeviceSynchronize() after
+ * <what>", since the error belongs to the kernel, not to the wait. */
+sl_status sl_fail_launch(cudaError_t err, const char *what, int at_sync, const char *file, int line);
+
 /* Checks a CUDA runtime call; on failure records it, sets `status` and jumps
  * to `label` (the function's cleanup), so buffers are always freed. */
 #define SL_CUDA_GOTO(call, status, label)                                    \
@@ -59,10 +66,14 @@ sl_status sl_fail_cuda(cudaError_t err, const char *call, const char *file, int 
         cudaError_t sl_err_ = (launch_err);                                  \
         if (sl_err_ == cudaSuccess) sl_err_ = cudaGetLastError();            \
         if (sl_err_ != cudaSuccess) {                                        \
-            (status) = sl_fail_cuda(sl_err_, what, __FILE__, __LINE__);      \
+            (status) = sl_fail_launch(sl_err_, what, 0, __FILE__, __LINE__); \
             goto label;                                                      \
         }                                                                    \
-        SL_CUDA_GOTO(cudaDeviceSynchronize(), status, label);               \
+        sl_err_ = cudaDeviceSynchronize();                                   \
+        if (sl_err_ != cudaSuccess) {                                        \
+            (status) = sl_fail_launch(sl_err_, what, 1, __FILE__, __LINE__); \
+            goto label;                                                      \
+        }                                                                    \
     } while (0)
 
 /* Names the NULL argument in the message, as every entry point must. */

@@ -117,9 +117,9 @@ static int is_no_device(cudaError_t err)
     return err == cudaErrorInsufficientDriver || err == cudaErrorNoDevice;
 }
 
-sl_status sl_fail_cuda(cudaError_t err, const char *call, const char *file, int line)
+static sl_status fail_cuda_hinted(cudaError_t err, const char *call, const char *hint, const char *file,
+                                  int line)
 {
-    const char *hint = sl_cuda_error_hint((int)err);
     if (is_no_device(err))
         /* What a student on a machine without a GPU must read first is that,
          * not the driver's wording ("CUDA driver version is insufficient");
@@ -130,6 +130,34 @@ sl_status sl_fail_cuda(cudaError_t err, const char *call, const char *file, int 
     return sl_fail(SL_ERR_CUDA, "%s failed at %s:%d: %s (%s)%s%s%s%s", call, file, line,
                    cudaGetErrorName(err), cudaGetErrorString(err), diag[0] ? " — emulator: " : "", diag,
                    hint ? " — hint: " : "", hint ? hint : "");
+}
+
+sl_status sl_fail_cuda(cudaError_t err, const char *call, const char *file, int line)
+{
+    return fail_cuda_hinted(err, call, sl_cuda_error_hint((int)err), file, line);
+}
+
+/* CUDA 13 refuses a bad launch configuration with cudaErrorInvalidValue
+ * (measured on an NVIDIA H200, CUDA 13.0, driver 580.159.04, 2026-12-04),
+ * whose general hint speaks of sizes and pointers: from a launch, the
+ * configuration is what was out of range. */
+static const char launch_invalid_value_hint[] =
+    "the launch asked for more than the device allows (CUDA 13 reports it as cudaErrorInvalidValue, "
+    "older versions as cudaErrorInvalidConfiguration): at most 1024 threads per block "
+    "(blockDim.x*y*z), no zero dimensions, grid.y and grid.z at most 65535, and no more dynamic "
+    "shared memory than the per-block limit";
+
+sl_status sl_fail_launch(cudaError_t err, const char *what, int at_sync, const char *file, int line)
+{
+    if (!what) what = "a kernel launch";
+    if (at_sync) {
+        char call[256];
+        snprintf(call, sizeof call, "cudaDeviceSynchronize() after %s", what);
+        return sl_fail_cuda(err, call, file, line);
+    }
+    return fail_cuda_hinted(err, what, err == cudaErrorInvalidValue ? launch_invalid_value_hint
+                                                                    : sl_cuda_error_hint((int)err),
+                            file, line);
 }
 
 sl_status sl_checked_bytes(size_t n, size_t elem, const char *arg, size_t *bytes)

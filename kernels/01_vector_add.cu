@@ -99,10 +99,10 @@ extern "C" cudaError_t sl_vector_add_launch(int version, const float *a, const f
                                             unsigned *grid_out)
 {
     unsigned grid = 0;
-    if (block <= 0) return cudaErrorInvalidConfiguration;
+    if (block <= 0) return cudaErrorInvalidValue;
     if (version == 1) {
         size_t blocks = (n + (size_t)block - 1) / (size_t)block;
-        if (blocks > INT_MAX) return cudaErrorInvalidConfiguration; /* grid.x limit 2^31-1 */
+        if (blocks > INT_MAX) return cudaErrorInvalidValue; /* grid.x limit 2^31-1 */
         grid = (unsigned)(blocks ? blocks : 1);
         vector_add_v1_per_element<<<grid, block, 0, stream>>>(a, b, c, n);
     } else if (version == 2) {

@@ -90,7 +90,7 @@ static unsigned stride_grid(size_t n, int block)
 extern "C" cudaError_t sl_saxpy_launch(float alpha, const float *x, const float *y, float *out, size_t n, int block,
                                        cudaStream_t stream)
 {
-    if (block <= 0) return cudaErrorInvalidConfiguration;
+    if (block <= 0) return cudaErrorInvalidValue;
     saxpy_grid_stride<<<stride_grid(n, block), block, 0, stream>>>(alpha, x, y, out, n);
     return cudaGetLastError();
 }
@@ -103,7 +103,7 @@ extern "C" cudaError_t sl_empty_launch(cudaStream_t stream)
 
 extern "C" cudaError_t sl_request_launch_one(const float *in, float *out, sl_request r, int block, cudaStream_t stream)
 {
-    if (block <= 0) return cudaErrorInvalidConfiguration;
+    if (block <= 0) return cudaErrorInvalidValue;
     request_one<<<stride_grid(r.count, block), block, 0, stream>>>(in, out, r);
     return cudaGetLastError();
 }
@@ -111,14 +111,14 @@ extern "C" cudaError_t sl_request_launch_one(const float *in, float *out, sl_req
 extern "C" cudaError_t sl_request_launch_batched(const float *in, float *out, const sl_request *list, int count,
                                                  int block, cudaStream_t stream)
 {
-    if (block <= 0 || count <= 0) return cudaErrorInvalidConfiguration;
+    if (block <= 0 || count <= 0) return cudaErrorInvalidValue;
     request_batched<<<(unsigned)count, block, 0, stream>>>(in, out, list, count);
     return cudaGetLastError();
 }
 
 extern "C" cudaError_t sl_poly_launch(const float *x, float *y, size_t n, int terms, int block, cudaStream_t stream)
 {
-    if (block <= 0 || terms < 0) return cudaErrorInvalidConfiguration;
+    if (block <= 0 || terms < 0) return cudaErrorInvalidValue;
     poly_horner<<<stride_grid(n, block), block, 0, stream>>>(x, y, n, terms);
     return cudaGetLastError();
 }

@@ -184,7 +184,7 @@ extern "C" cudaError_t sl_divergence_launch(const sl_divergence_plan *p, const u
         return cudaErrorInvalidValue;
     size_t blocks = (threads + (size_t)p->block - 1) / (size_t)p->block;
     if (blocks == 0) blocks = 1;
-    if (blocks > INT_MAX) return cudaErrorInvalidConfiguration;
+    if (blocks > INT_MAX) return cudaErrorInvalidValue;
     unsigned grid = (unsigned)blocks;
     switch (p->version) {
     case 1: divergence_v1_split_lane<<<grid, p->block, 0, stream>>>(x, out, n, p->k, p->work, t0, clocks); break;

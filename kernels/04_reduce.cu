@@ -131,7 +131,7 @@ extern "C" cudaError_t sl_reduce_plan_make(int version, sl_reduce_op op, size_t 
     p.block = block;
     if (version <= 6) {
         size_t blocks = ceil_div(n, values_per_block(&p));
-        if (blocks > INT_MAX) return cudaErrorInvalidConfiguration; /* grid.x limit 2^31 - 1 */
+        if (blocks > INT_MAX) return cudaErrorInvalidValue; /* grid.x limit 2^31 - 1 */
         size_t second = ceil_div(blocks, values_per_block(&p));
         p.grid = (unsigned)blocks;
         p.count_a = blocks > 1 ? blocks : 0;

@@ -81,9 +81,9 @@ typedef struct sl_reduce_plan {
 
 /* Lays out one reduction. v7-v9 size their grid to the current device
  * (cudaDevAttrMultiProcessorCount), so call this after the device is
- * chosen. cudaErrorInvalidValue when sl_reduce_check finds a problem,
- * cudaErrorInvalidConfiguration for a first pass of more than 2^31 - 1
- * blocks. Allocate plan->workspace_bytes, fill it with zero bytes once, and
+ * chosen. cudaErrorInvalidValue when sl_reduce_check finds a problem, and
+ * for a first pass of more than 2^31 - 1 blocks (as CUDA 13 refuses such a
+ * grid). Allocate plan->workspace_bytes, fill it with zero bytes once, and
  * pass it to every launch of this plan. */
 cudaError_t sl_reduce_plan_make(int version, sl_reduce_op op, size_t n, int block, sl_reduce_plan *plan);
 

@@ -10,7 +10,7 @@
  *                                                                 (on a GPU only when the
  *                                                                 access leaves mapped memory)
  *   scale                  the same with its check, launched with a
- *                          configuration the device refuses   -> cudaErrorInvalidConfiguration
+ *                          configuration the device refuses   -> cudaErrorInvalidValue (CUDA 13)
  *   register_hungry        too many registers for 1024 threads -> cudaErrorLaunchOutOfResources
  *   reverse_no_sync        shared memory read before the other
  *                          threads wrote it (no __syncthreads) -> a wrong result on a GPU;

@@ -16,7 +16,7 @@
 #include "sl_test.h"
 
 /* cudaError_t values, as both runtimes define them. */
-enum { ERR_MEMORY = 2, ERR_CONFIG = 9, ERR_NO_IMAGE = 209, ERR_ILLEGAL_ADDRESS = 700,
+enum { ERR_INVALID_VALUE = 1, ERR_MEMORY = 2, ERR_NO_IMAGE = 209, ERR_ILLEGAL_ADDRESS = 700,
        ERR_OUT_OF_RESOURCES = 701, ERR_ASSERT = 710, ERR_LAUNCH_FAILURE = 719 };
 
 static void expect_words(const char *w1, const char *w2, const char *w3)
@@ -81,6 +81,11 @@ Test(errors, a_failed_device_assert_is_cudaErrorAssert_and_sticky)
     cr_expect_eq(o.cuda_error, ERR_ASSERT);
     cr_expect(o.sticky, "a failed assert must leave the context unusable");
     expect_words("cudaErrorAssert", "errors_assert_non_negative", NULL);
+    /* The wait reports the kernel's error; the library names the launch it
+     * waited for (on a GPU the kernel's name is otherwise only in the
+     * device's own line on stderr). */
+    if (!strcmp(o.reported_by, "cudaDeviceSynchronize"))
+        expect_words("cudaDeviceSynchronize() after errors_assert_non_negative<<<4, 256>>>", NULL, NULL);
     if (emulated()) expect_words("Assertion `x[i] >= 0.0f` failed", "thread (105,0,0)", "block (2,0,0)");
     /* On a GPU, cudaDeviceSynchronize as a rule; cudaGetLastError only if
      * the runtime had already seen the fault, which nothing promises. */
@@ -125,17 +130,20 @@ Test(errors, asking_for_more_than_the_device_has_is_out_of_memory_and_not_sticky
     if (emulated()) expect_words("out of device memory", "the emulated device has", NULL);
 }
 
-Test(errors, a_block_of_2048_threads_is_an_invalid_configuration_at_the_launch)
+/* CUDA 13 answers cudaErrorInvalidValue (measured on an NVIDIA H200, CUDA
+ * 13.0, driver 580.159.04, 2026-12-04); older versions answered
+ * cudaErrorInvalidConfiguration. */
+Test(errors, a_block_of_2048_threads_is_refused_at_the_launch)
 {
     sl_test_require_device();
     sl_errors_outcome o;
     sl_status st = sl_errors_run(SL_ERRORS_CONFIG, &o);
     cr_assert_eq(st, SL_ERR_CUDA, "%s: %s", sl_status_name(st), sl_last_error());
-    cr_expect_eq(o.cuda_error, ERR_CONFIG);
+    cr_expect_eq(o.cuda_error, ERR_INVALID_VALUE);
     cr_expect_str_eq(o.reported_by, "the launch");
     cr_expect(!o.sticky);
     cr_expect_eq(sl_alloc_live_count(), 0);
-    expect_words("cudaErrorInvalidConfiguration", "1024 threads per block", NULL);
+    expect_words("cudaErrorInvalidValue", "1024 threads per block", "errors_scale<<<1, 2048>>>");
     if (emulated()) expect_words("block (2048,1,1)", "above the device's limit", NULL);
 }
 

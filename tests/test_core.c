@@ -47,6 +47,25 @@ Test(core, a_device_error_line_names_the_call_the_error_and_the_fix)
     cr_assert(strstr(msg, "hint:"), "%s", msg);
 }
 
+/* CUDA 13 refuses a bad configuration with cudaErrorInvalidValue, so the
+ * hint for an error from a launch speaks of the configuration; a wait names
+ * the launch it waited for. No device needed: only the message is made. */
+Test(core, a_launch_error_names_the_launch_and_a_wait_names_what_it_waited_for)
+{
+    cr_assert_eq(sl_fail_launch(cudaErrorInvalidValue, "k<<<1, 2048>>>", 0, "t.c", 7), SL_ERR_CUDA);
+    const char *msg = sl_last_error();
+    cr_expect(strstr(msg, "k<<<1, 2048>>> failed at t.c:7: cudaErrorInvalidValue"), "%s", msg);
+    cr_expect(strstr(msg, "1024 threads per block"), "%s", msg);
+    cr_assert_eq(sl_fail_launch(cudaErrorAssert, "k<<<4, 256>>>", 1, "t.c", 9), SL_ERR_CUDA);
+    msg = sl_last_error();
+    cr_expect(strstr(msg, "cudaDeviceSynchronize() after k<<<4, 256>>> failed at t.c:9: cudaErrorAssert"), "%s", msg);
+    cr_expect(!strstr(msg, "1024 threads per block"), "%s", msg);
+    /* elsewhere cudaErrorInvalidValue keeps its general hint */
+    cr_assert_eq(sl_fail_cuda(cudaErrorInvalidValue, "cudaMemcpy", "t.c", 11), SL_ERR_CUDA);
+    msg = sl_last_error();
+    cr_expect(strstr(msg, "an argument is out of range") && !strstr(msg, "1024 threads per block"), "%s", msg);
+}
+
 Test(core, leaks_are_reported_with_the_line_that_allocated)
 {
     sl_test_require_device();

@@ -10,10 +10,14 @@
  * finish the block they are on and take no more).
  *
  * Error choices, where CUDA leaves them open:
- *   - dynamic shared memory above the limit: cudaErrorInvalidValue, as the
- *     CUDA runtime returns for a launch whose shared memory exceeds what the
- *     kernel may use; static + dynamic above the limit, found only while the
- *     block runs, fails the same way;
+ *   - a bad launch configuration (a zero dimension, more than 1024 threads
+ *     per block, a grid or block dimension above its limit) and dynamic
+ *     shared memory above the limit: cudaErrorInvalidValue from the launch,
+ *     not sticky, as CUDA 13.0 returned for each of them (measured on an
+ *     NVIDIA H200, driver 580.159.04, 2026-12-04; older CUDA versions
+ *     answered cudaErrorInvalidConfiguration for the first kinds); static +
+ *     dynamic above the limit, found only while the block runs, fails the
+ *     same way;
  *   - barrier divergence: cudaErrorLaunchFailure (hardware hangs or worse);
  *   - misused warp operations and deadlocks: cudaErrorIllegalInstruction;
  *   - bad addresses: cudaErrorIllegalAddress; assert: cudaErrorAssert. */
@@ -254,7 +258,7 @@ cudaError_t check_config(const launch_site &site, dim3 grid, dim3 block, std::si
     char *why = text + at;
     const std::size_t cap = sizeof text - static_cast<std::size_t>(at);
     const unsigned long long threads = 1ULL * block.x * block.y * block.z;
-    cudaError_t err = cudaErrorInvalidConfiguration;
+    cudaError_t err = cudaErrorInvalidValue; /* CUDA 13's answer; see the top of this file */
     if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z)
         std::snprintf(why, cap, "a dimension is 0 (every grid and block dimension must be at least 1)");
     else if (block.x > 1024 || block.y > 1024 || block.z > 64)

@@ -461,7 +461,7 @@ Test(cdp, a_bad_device_launch_is_the_threads_error_not_the_hosts)
     bad_config_launcher<<<1, 1>>>(result, counter);
     expect_launch_ok("bad_config_launcher");
     std::vector<int> r = copy_back(result, 3);
-    cr_assert_eq(r[0], cudaErrorInvalidConfiguration, "got %d", r[0]);
+    cr_assert_eq(r[0], cudaErrorInvalidValue, "got %d", r[0]);
     cr_assert_eq(r[1], cudaErrorInvalidValue, "got %d", r[1]);
     cr_assert_eq(r[2], cudaErrorInvalidValue, "got %d", r[2]);
     cr_assert_eq(copy_back(counter, 1)[0], 0, "the badly configured child ran");

@@ -60,7 +60,7 @@ Test(deduced_launch, a_bad_configuration_is_still_an_error)
     int *out = nullptr;
     cr_assert_eq(cudaMalloc(&out, sizeof(int)), cudaSuccess);
     fill_from_header<<<1, 2048>>>(out, 1, 1);
-    cr_expect_eq(cudaGetLastError(), cudaErrorInvalidConfiguration);
+    cr_expect_eq(cudaGetLastError(), cudaErrorInvalidValue);
     cudaFree(out);
 }
 

@@ -343,14 +343,14 @@ static void expect_config_error(dim3 grid, dim3 block, size_t shmem, cudaError_t
 
 Test(engine, launch_configuration_errors_use_cudas_codes)
 {
-    expect_config_error(dim3(1), dim3(1025), 0, cudaErrorInvalidConfiguration, "1025 threads");
-    expect_config_error(dim3(1), dim3(64, 32), 0, cudaErrorInvalidConfiguration, "64x32 threads");
-    expect_config_error(dim3(1), dim3(0), 0, cudaErrorInvalidConfiguration, "block.x = 0");
-    expect_config_error(dim3(0), dim3(32), 0, cudaErrorInvalidConfiguration, "grid.x = 0");
-    expect_config_error(dim3(1), dim3(1, 1, 65), 0, cudaErrorInvalidConfiguration, "block.z = 65");
-    expect_config_error(dim3(1, 65536), dim3(1), 0, cudaErrorInvalidConfiguration, "grid.y = 65536");
-    expect_config_error(dim3(1, 1, 65536), dim3(1), 0, cudaErrorInvalidConfiguration, "grid.z = 65536");
-    expect_config_error(dim3(2147483648u), dim3(1), 0, cudaErrorInvalidConfiguration, "grid.x = 2^31");
+    expect_config_error(dim3(1), dim3(1025), 0, cudaErrorInvalidValue, "1025 threads");
+    expect_config_error(dim3(1), dim3(64, 32), 0, cudaErrorInvalidValue, "64x32 threads");
+    expect_config_error(dim3(1), dim3(0), 0, cudaErrorInvalidValue, "block.x = 0");
+    expect_config_error(dim3(0), dim3(32), 0, cudaErrorInvalidValue, "grid.x = 0");
+    expect_config_error(dim3(1), dim3(1, 1, 65), 0, cudaErrorInvalidValue, "block.z = 65");
+    expect_config_error(dim3(1, 65536), dim3(1), 0, cudaErrorInvalidValue, "grid.y = 65536");
+    expect_config_error(dim3(1, 1, 65536), dim3(1), 0, cudaErrorInvalidValue, "grid.z = 65536");
+    expect_config_error(dim3(2147483648u), dim3(1), 0, cudaErrorInvalidValue, "grid.x = 2^31");
     expect_config_error(dim3(1), dim3(32), 48 * 1024 + 1, cudaErrorInvalidValue, "48 KiB + 1 dynamic");
 }
 

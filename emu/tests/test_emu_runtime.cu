@@ -651,7 +651,7 @@ Test(sticky, a_configuration_error_is_not_sticky)
     float *d = nullptr;
     cr_assert_eq(cudaMalloc(&d, 4), cudaSuccess);
     fill_kernel<<<1, 2048>>>(d, 1, 0.0f);
-    cr_expect_eq(cudaGetLastError(), cudaErrorInvalidConfiguration);
+    cr_expect_eq(cudaGetLastError(), cudaErrorInvalidValue);
     cr_expect_eq(cudaGetLastError(), cudaSuccess);
     cr_expect_eq(cudaDeviceSynchronize(), cudaSuccess);
     fill_kernel<<<1, 32>>>(d, 1, 2.5f);

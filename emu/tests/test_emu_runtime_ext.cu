@@ -164,7 +164,7 @@ Test(overloads, launch_kernel_errors)
     float *p = nullptr;
     int n = 0;
     void *ok[] = {&a, &p, &p, &n};
-    cr_expect_eq(cudaLaunchKernel(axpy, dim3(1), dim3(2000), ok, 0, 0), cudaErrorInvalidConfiguration);
+    cr_expect_eq(cudaLaunchKernel(axpy, dim3(1), dim3(2000), ok, 0, 0), cudaErrorInvalidValue);
 }
 
 Test(overloads, func_attributes_with_the_kernel_itself_and_default_event_stream)

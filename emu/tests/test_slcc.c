@@ -230,7 +230,7 @@ Test(slcc, launch_errors_name_the_original_file_and_line)
     run_result r;
     run((char *[]){(char *)prog, NULL}, NULL, &r);
     cr_assert_eq(r.status, 0, "stderr:\n%s", r.err);
-    cr_assert_str_eq(r.out, "cudaErrorInvalidConfiguration\n");
+    cr_assert_str_eq(r.out, "cudaErrorInvalidValue\n");
     /* The launch is on line 7 of the .cu, not of the rewritten file. */
     cr_assert(strstr(r.err, "launch_error.cu:7") != NULL, "stderr:\n%s", r.err);
 }

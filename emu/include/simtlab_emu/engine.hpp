@@ -87,9 +87,9 @@ struct launch_site {
  * stream only orders them with copies and events). `body(closure)` runs one
  * CUDA thread: the engine has set threadIdx/blockIdx/... before calling it.
  * `kernel_addr` identifies the kernel for cudaFuncGetAttributes.
- * Validates the configuration exactly as CUDA does (cudaErrorInvalidConfiguration
- * for > 1024 threads per block, a zero dimension, grid limits, shared memory
- * above the limit), records the result as the last error (sticky errors poison
+ * Validates the configuration exactly as CUDA does (cudaErrorInvalidValue, as
+ * CUDA 13, for > 1024 threads per block, a zero dimension, grid limits, shared
+ * memory above the limit), records the result as the last error (sticky errors poison
  * the context) and returns it. */
 cudaError_t run_grid(const launch_site &site, dim3 grid, dim3 block, size_t dynamic_shared_bytes,
                      cudaStream_t stream, void (*body)(void *closure), void *closure,

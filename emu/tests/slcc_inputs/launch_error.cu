@@ -1,5 +1,5 @@
 /* A launch CUDA rejects: 2048 threads per block is above every device's
- * limit of 1024, so cudaGetLastError reports an invalid configuration. */
+ * limit of 1024, so cudaGetLastError reports cudaErrorInvalidValue (CUDA 13). */
 #include <stdio.h>
 
 __global__ void fill(int *p) { p[threadIdx.x] = 1; }

@@ -16,7 +16,8 @@
  *   COPY_FAILS_TOO      1 if call [3] fails as well, 0 if it works;
  *   CONFIG_REPORT       the same code with scale<<<4, 2048>>> instead (a
  *                       bad configuration, nothing runs): the number of the
- *                       first call that returns cudaErrorInvalidConfiguration;
+ *                       first call that returns its error (cudaErrorInvalidValue
+ *                       on CUDA 13; older versions: cudaErrorInvalidConfiguration);
  *   CONFIG_STICKY       1 if after that error every later CUDA call fails
  *                       too, 0 if the program can carry on.
  * The answers are stored below as hashes, so that they are not in view;

@@ -394,6 +394,14 @@ static cudaError_t run_tree(const launch_site &site, dim3 grid, dim3 block, size
 
     cudaError_t result = cudaSuccess;
     if (job->failure_claimed.load()) {
+        if (!job->children.empty() || !job->tails.empty()) { /* a parent that waited for its children? */
+            const std::size_t used = std::strlen(job->diagnostic);
+            std::snprintf(job->diagnostic + used, sizeof job->diagnostic - used,
+                          " [%s had launched %zu grid(s) from device code, which begin only after all its "
+                          "blocks have ended: a parent grid cannot wait for its children (CUDA does not "
+                          "promise that they run meanwhile)]",
+                          site.kernel, job->children.size() + job->tails.size());
+        }
         if (depth > 0) { /* say where the grid came from */
             const std::size_t used = std::strlen(job->diagnostic);
             std::snprintf(job->diagnostic + used, sizeof job->diagnostic - used,

@@ -566,3 +566,30 @@ Test(cdp, template_kernel_with_deduced_arguments_from_device_code)
         cr_assert_eq(got[i], h[i] * 2.5, "x[%d] = %g", i, got[i]);
     cudaFree(x);
 }
+
+/* A parent that waits for its child: CUDA does not promise that the child
+ * runs meanwhile, and here it never does; the spin limit fails the launch
+ * and the message says why. */
+__global__ void flag_setter(int *flag)
+{
+    atomicExch(flag, 1);
+}
+
+__global__ void waits_on_child_flag(int *flag)
+{
+    flag_setter<<<1, 1>>>(flag);
+    while (atomicAdd(flag, 0) == 0) {
+    }
+}
+
+Test(cdp, a_parent_spinning_on_its_child_fails_within_the_spin_limit)
+{
+    cr_assert_eq(setenv("SIMTLAB_EMU_SPIN_LIMIT_S", "1", 1), 0);
+    int *flag = device_alloc<int>(1, 0);
+    waits_on_child_flag<<<1, 1>>>(flag);
+    const cudaError_t e = cudaDeviceSynchronize();
+    cr_assert_eq(e, cudaErrorLaunchFailure, "got %s", cudaGetErrorName(e));
+    const char *why = simtlab_emu_last_diagnostic();
+    cr_assert(std::strstr(why, "a parent grid cannot wait for its children"), "%s", why);
+    cudaDeviceReset();
+}

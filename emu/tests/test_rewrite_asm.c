@@ -97,3 +97,32 @@ Test(rewrite_asm, host_assembly_and_compiler_barriers_are_left_alone)
     cr_expect_not_null(strstr(out, "__asm__ __volatile__(\"pause\");"), "%s", out);
     free(out);
 }
+
+Test(rewrite_asm, one_integer_instruction_becomes_a_call)
+{
+    char *out = rewrite("__device__ unsigned f(unsigned w, unsigned a, unsigned b) {\n"
+                        "  unsigned r, m;\n"
+                        "  asm volatile(\"bfind.u32 %0, %1;\" : \"=r\"(r) : \"r\"(w));\n"
+                        "  asm(\"lop3.b32 %0, %1, %2, %3, 0x96;\" : \"=r\"(m) : \"r\"(a), \"r\"(b), \"r\"(w));\n"
+                        "  return r + m;\n"
+                        "}\n");
+    cr_assert_not_null(out);
+    cr_expect_not_null(strstr(out, "(r) = ::simtlab_emu::ptx_ops::bfind_u32((w));"), "%s", out);
+    cr_expect_not_null(strstr(out, "(m) = ::simtlab_emu::ptx_ops::lop3_b32((a), (b), (w), 0x96);"), "%s", out);
+    cr_expect_null(strstr(out, "static_assert"), "%s", out);
+    free(out);
+}
+
+Test(rewrite_asm, two_instructions_or_an_unknown_one_stay_an_error)
+{
+    char *out = rewrite("__device__ unsigned f(unsigned w) {\n"
+                        "  unsigned r;\n"
+                        "  asm(\"bfind.u32 %0, %1; brev.b32 %0, %0;\" : \"=r\"(r) : \"r\"(w));\n"
+                        "  asm(\"fns.b32 %0, %1, 0, 1;\" : \"=r\"(r) : \"r\"(w));\n"
+                        "  return r;\n"
+                        "}\n");
+    cr_assert_not_null(out);
+    cr_expect_not_null(strstr(out, "this PTX instruction is not emulated: bfind.u32 %0, %1; brev.b32"), "%s", out);
+    cr_expect_not_null(strstr(out, "this PTX instruction is not emulated: fns.b32"), "%s", out);
+    free(out);
+}

@@ -7,6 +7,13 @@
  *     becomes assignments from the emulator's registers,
  *       do { (lane) = ::simtlab_emu::ptx_sreg::laneid(); } while (0);
  *     (simtlab_emu/ptx_sreg.hpp);
+ *   - one integer instruction the emulator implements (int_ops below:
+ *     bfind, brev, popc, clz, bfe, bfi, prmt, mul.hi/lo/wide, mad, lop3,
+ *     shf, ...) on %N operands and integer literals,
+ *       asm("bfind.u32 %0, %1;" : "=r"(ret) : "r"(word));
+ *     becomes a call,
+ *       do { (ret) = ::simtlab_emu::ptx_ops::bfind_u32((word)); } while (0);
+ *     (simtlab_emu/ptx_ops.hpp);
  *   - any other PTX template becomes
  *       static_assert(false, "this PTX instruction is not emulated: ...");
  *     a compile-time error naming the template, at the asm's line, and only
@@ -147,6 +154,103 @@ static bool translate_sreg_reads(const char *t, const rw *r, const size_t out_fi
     }
 }
 
+/* Integer PTX instructions emulated one for one by
+ * simtlab_emu/ptx_ops.hpp: the instruction's name with dots as
+ * underscores (bfind.u32 -> bfind_u32), the destination first. */
+static const char *const int_ops[] = {
+    "bfind.u32", "bfind.s32", "bfind.u64", "bfind.s64", "brev.b32", "brev.b64", "popc.b32", "popc.b64",
+    "clz.b32", "clz.b64", "bfe.u32", "bfe.s32", "bfe.u64", "bfe.s64", "bfi.b32", "bfi.b64", "prmt.b32",
+    "mul.hi.u32", "mul.hi.s32", "mul.hi.u64", "mul.hi.s64", "mul.lo.u32", "mul.lo.s32", "mul.lo.u64",
+    "mul.lo.s64", "mul.wide.u32", "mul.wide.s32", "mad.lo.u32", "mad.lo.s32", "mad.lo.u64", "mad.lo.s64",
+    "mad.hi.u32", "mad.hi.s32", "min.u32", "min.s32", "max.u32", "max.s32", "lop3.b32", "shf.l.wrap.b32",
+    "shf.r.wrap.b32", "shf.l.clamp.b32", "shf.r.clamp.b32", "add.u32", "add.s32", "sub.u32", "sub.s32",
+    "and.b32", "or.b32", "xor.b32", "not.b32", "shl.b32", "shr.u32", "shr.s32", "abs.s32", "neg.s32",
+};
+
+/* Parses one `op.types %d, a, b, ...;` statement, `op.types` in int_ops and
+ * each source `%N` or an integer literal; writes `(dst) = ...::op(srcs);`
+ * into *code. Operands are numbered outputs first, then inputs, as in GCC
+ * and nvcc. Returns false for anything else. */
+static bool translate_int_op(const char *t, const rw *r, const size_t first[], const size_t last[], size_t nout,
+                             size_t nall, strbuf *code)
+{
+    while (*t && isspace((unsigned char)*t))
+        t++;
+    const char *op = t;
+    while (*t && (isalnum((unsigned char)*t) || *t == '.' || *t == '_'))
+        t++;
+    size_t on = (size_t)(t - op);
+    bool known = false;
+    for (size_t k = 0; k < sizeof int_ops / sizeof int_ops[0] && !known; k++)
+        known = strlen(int_ops[k]) == on && memcmp(int_ops[k], op, on) == 0;
+    if (!known)
+        return false;
+    /* The operands, up to the ';' (only blanks after it). */
+    char buf[256];
+    size_t bn = 0;
+    while (*t && *t != ';' && bn + 1 < sizeof buf)
+        buf[bn++] = *t++;
+    buf[bn] = '\0';
+    if (*t == ';')
+        t++;
+    while (*t && isspace((unsigned char)*t))
+        t++;
+    if (*t)
+        return false; /* a second instruction */
+    strbuf args = {0};
+    long dst = -1;
+    int n = 0;
+    bool bad = false;
+    for (char *save = NULL, *a = strtok_r(buf, ",", &save); a; a = strtok_r(NULL, ",", &save), n++) {
+        while (isspace((unsigned char)*a))
+            a++;
+        char *end = a + strlen(a);
+        while (end > a && isspace((unsigned char)end[-1]))
+            *--end = '\0';
+        if (a[0] == '%' && isdigit((unsigned char)a[1])) {
+            char *rest;
+            unsigned long idx = strtoul(a + 1, &rest, 10);
+            if (*rest || idx >= nall || (n == 0 && idx >= nout)) {
+                bad = true;
+                break;
+            }
+            if (n == 0) {
+                dst = (long)idx;
+                continue;
+            }
+            sb_puts(&args, n > 1 ? ", (" : "(");
+            put_tokens(r, &args, first[idx], last[idx]);
+            sb_puts(&args, ")");
+        } else if (n > 0 && (isdigit((unsigned char)a[0]) || a[0] == '-')) {
+            char *rest;
+            (void)strtoll(a, &rest, 0);
+            if (*rest && strcmp(rest, "U") != 0 && strcmp(rest, "u") != 0) {
+                bad = true;
+                break;
+            }
+            sb_puts(&args, n > 1 ? ", " : "");
+            sb_puts(&args, a);
+        } else {
+            bad = true;
+            break;
+        }
+    }
+    bool ok = !bad && dst >= 0 && n > 1 && !args.oom;
+    if (ok) {
+        sb_puts(code, "(");
+        put_tokens(r, code, first[dst], last[dst]);
+        sb_puts(code, ") = ::simtlab_emu::ptx_ops::");
+        for (size_t k = 0; k < on; k++)
+            sb_put(code, op[k] == '.' ? "_" : &op[k], 1);
+        sb_puts(code, "(");
+        if (args.data)
+            sb_puts(code, args.data);
+        sb_puts(code, "); ");
+    }
+    free(args.data);
+    return ok;
+}
+
 int rewrite_asm(rw *r, size_t i, size_t *next)
 {
     *next = i + 1;
@@ -194,11 +298,40 @@ int rewrite_asm(rw *r, size_t i, size_t *next)
         }
     }
 
+    /* The inputs: "r"(expr), ... after the outputs, up to the clobbers. */
+    size_t nall = nout;
+    if (outputs_ok) {
+        size_t q = k;
+        if (tok_is(r, q, ":")) { /* skip the outputs */
+            q++;
+            while (q < close && !tok_is(r, q, ":") && !tok_is(r, q, "::"))
+                q++;
+        }
+        if (tok_is(r, q, ":") || (tok_is(r, q, "::") && q == k)) {
+            q++;
+            while (q < close && !tok_is(r, q, ":") && !tok_is(r, q, "::")) {
+                if (r->toks[q].kind != TK_STRING || !is_punct(r, q + 1, '(') || r->match[q + 1] < 0 || nall == 16) {
+                    nall = nout; /* not understood: only the outputs are usable */
+                    break;
+                }
+                size_t rp = (size_t)r->match[q + 1];
+                out_first[nall] = q + 2;
+                out_last[nall] = rp - 1;
+                nall++;
+                q = rp + 1;
+                if (is_punct(r, q, ','))
+                    q++;
+            }
+        }
+    }
+
     strbuf code = {0};
     bool done = false;
     if (literal && outputs_ok && tmpl.data) {
         strbuf body = {0};
-        if (translate_sreg_reads(tmpl.data, r, out_first, out_last, nout, &body) && !body.oom) {
+        if ((translate_sreg_reads(tmpl.data, r, out_first, out_last, nout, &body) ||
+             translate_int_op(tmpl.data, r, out_first, out_last, nout, nall, &body)) &&
+            !body.oom) {
             sb_puts(&code, "do { ");
             sb_puts(&code, body.data);
             sb_puts(&code, "} while (0)");

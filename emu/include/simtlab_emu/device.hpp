@@ -62,6 +62,7 @@ static const int warpSize = 32;
 #include <simtlab_emu/device_atomic.hpp>
 #include <simtlab_emu/device_math.hpp>
 #include <simtlab_emu/ptx_sreg.hpp>
+#include <simtlab_emu/ptx_ops.hpp>
 #include <simtlab_emu/cooperative.hpp> /* cudaLaunchCooperativeKernel */
 
 #endif

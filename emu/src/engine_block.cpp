@@ -432,10 +432,18 @@ std::uint64_t mix(std::uint64_t h, std::uint64_t v)
 } /* namespace */
 
 extern "C" {
-extern __thread int simtlab_emu_spin_countdown; /* the trace-pc hook's (profile_hooks.cpp) */
+extern __thread long simtlab_emu_spin_countdown; /* the trace-pc hook's (profile_hooks.cpp) */
+extern __thread long simtlab_emu_spin_reload;
+extern __thread long simtlab_emu_spin_left;
 void simtlab_emu_spin_watch_slow(void *pc, const std::uint64_t *regs);
 }
-__thread int simtlab_emu_spin_countdown = simtlab_emu::detail::spin_watch_period;
+/* The hook's countdown, and what the watch reloads it with: the period, or
+ * far below zero while the worker runs a block of an observed launch
+ * (profile.cpp's block_begin), whose every basic block then goes to the
+ * hook's slow path; the watch's own countdown is then simtlab_emu_spin_left. */
+__thread long simtlab_emu_spin_countdown = simtlab_emu::detail::spin_watch_period;
+__thread long simtlab_emu_spin_reload = simtlab_emu::detail::spin_watch_period;
+__thread long simtlab_emu_spin_left = simtlab_emu::detail::spin_watch_period;
 
 /* It hashes up to 256 bytes of the kernel's stack frame on purpose, which
  * crosses AddressSanitizer's stack redzones: not instrumented. */
@@ -443,7 +451,7 @@ extern "C" __attribute__((no_sanitize("address"))) void simtlab_emu_spin_watch_s
                                                                                   const std::uint64_t *regs)
 {
     using namespace engine;
-    simtlab_emu_spin_countdown = detail::spin_watch_period;
+    simtlab_emu_spin_countdown = simtlab_emu_spin_reload;
     detail::worker_hot *const wh = detail::current_worker;
     if (!wh->in_block || wh->no_yield || wh->failed)
         return;

@@ -24,6 +24,12 @@
 #include <cstdlib>
 #include <cstring>
 
+extern "C" {
+extern __thread long simtlab_emu_spin_countdown; /* the trace-pc hook's (engine_block.cpp) */
+extern __thread long simtlab_emu_spin_reload;
+extern __thread long simtlab_emu_spin_left;
+}
+
 namespace simtlab_emu {
 namespace profile {
 
@@ -429,6 +435,10 @@ void block_begin(engine::worker *w, std::uint64_t block_linear)
         s->obs->block_begin(block_linear, n, s->obs->ctx);
     quieted = nullptr;
     active = s;
+    /* the hook's slow path at every basic block (profile_hooks.cpp) */
+    simtlab_emu_spin_left = detail::spin_watch_period;
+    simtlab_emu_spin_reload = -(1L << 62);
+    simtlab_emu_spin_countdown = -(1L << 62);
 }
 
 void block_end(engine::worker *w)
@@ -436,6 +446,8 @@ void block_end(engine::worker *w)
     worker_state *const s = mine;
     active = nullptr;
     quieted = nullptr;
+    simtlab_emu_spin_reload = detail::spin_watch_period;
+    simtlab_emu_spin_countdown = detail::spin_watch_period;
     if (!s)
         return;
     if (w->failed) {

@@ -58,17 +58,77 @@ using namespace simtlab_emu;
 using namespace simtlab_emu::profile;
 
 extern "C" {
-extern __thread int simtlab_emu_spin_countdown;                          /* engine_block.cpp */
+extern __thread long simtlab_emu_spin_countdown; /* engine_block.cpp */
+extern __thread long simtlab_emu_spin_reload;    /* engine_block.cpp */
+extern __thread long simtlab_emu_spin_left;      /* engine_block.cpp */
 void simtlab_emu_spin_watch_slow(void *pc, const std::uint64_t *regs); /* engine_block.cpp */
-void simtlab_emu_spin_watch_entry(void *pc);
+int simtlab_emu_trace_pc_observed(void *pc);
 }
 
-/* simtlab_emu_spin_watch_entry(pc): calls the slow path with the caller's
- * callee-saved registers (rbx, rbp, r12-r15), saved before any compiled
- * code can touch them, and above them the stack of the hook's caller: the
- * state by which the watch tells a spin from a computation. */
-#if defined(__x86_64__)
+/* The SIMT counters' part of the hook. */
+static inline void count_basic_block(worker_state *s, void *ret)
+{
+    if (s->settle) {
+        s->settle = false;
+        s->obs->basic_block(s->obs->ctx);
+    }
+    if (!s->collect)
+        return;
+    const unsigned tid = detail::current_worker->cur_tid;
+    s->lanes[tid].push_back(event{0, site_of(*s, reinterpret_cast<std::uintptr_t>(ret)), 0, ev_block, 0});
+}
+
+/* The hook's path in a block of an observed launch (SIMT counters,
+ * racecheck, memcheck), where profile.cpp's block_begin sets the countdown
+ * (and the watch's reload value) far below zero, so that every basic block
+ * comes here: it counts the block, and the spin watch's period in
+ * simtlab_emu_spin_left instead. Nonzero: the watch is due. */
+extern "C" int simtlab_emu_trace_pc_observed(void *pc)
+{
+    if (worker_state *const s = active)
+        count_basic_block(s, pc);
+    if (--simtlab_emu_spin_left >= 0)
+        return 0;
+    simtlab_emu_spin_left = detail::spin_watch_period;
+    return 1;
+}
+
+/* __sanitizer_cov_trace_pc: GCC calls it at every basic block of a kernel
+ * built with trace-pc (the spin watch's builds, SIMTLAB_EMU_SPIN_BUILD, and
+ * the counters' builds), and of the host code in the same file. The common
+ * path is one thread-local decrement and a branch, with no frame: the
+ * hook's cost is mostly the call itself. Below zero: in an observed block
+ * the counters' path above; then, when the watch is due, its entry, which
+ * saves the caller's callee-saved registers (rbx, rbp, r12-r15) before any
+ * compiled code can touch them and passes them, with the stack of the
+ * hook's caller above them, to simtlab_emu_spin_watch_slow: the state by
+ * which the watch tells a spin from a computation. */
+#if defined(__x86_64__) && defined(__ELF__)
 __asm__(".text\n"
+        ".globl __sanitizer_cov_trace_pc\n"
+        ".type __sanitizer_cov_trace_pc, @function\n"
+        ".p2align 4\n"
+        "__sanitizer_cov_trace_pc:\n"
+        "  .cfi_startproc\n"
+        "  movq simtlab_emu_spin_countdown@gottpoff(%rip), %rax\n"
+        "  subq $1, %fs:(%rax)\n"
+        "  js 1f\n"
+        "  ret\n"
+        "1:\n"
+        "  movq simtlab_emu_spin_reload@gottpoff(%rip), %rax\n"
+        "  cmpq $0, %fs:(%rax)\n"
+        "  jns simtlab_emu_spin_watch_entry\n"
+        "  movq (%rsp), %rdi\n" /* the return address: the basic block's */
+        "  subq $8, %rsp\n"
+        "  .cfi_adjust_cfa_offset 8\n"
+        "  call simtlab_emu_trace_pc_observed@PLT\n"
+        "  addq $8, %rsp\n"
+        "  .cfi_adjust_cfa_offset -8\n"
+        "  testl %eax, %eax\n"
+        "  jnz simtlab_emu_spin_watch_entry\n"
+        "  ret\n"
+        "  .cfi_endproc\n"
+        ".size __sanitizer_cov_trace_pc, .-__sanitizer_cov_trace_pc\n"
         ".globl simtlab_emu_spin_watch_entry\n"
         ".hidden simtlab_emu_spin_watch_entry\n"
         ".type simtlab_emu_spin_watch_entry, @function\n"
@@ -82,6 +142,7 @@ __asm__(".text\n"
         "  movq %r13, 24(%rsp)\n"
         "  movq %r14, 32(%rsp)\n"
         "  movq %r15, 40(%rsp)\n"
+        "  movq 56(%rsp), %rdi\n" /* the return address: the basic block's */
         "  movq %rsp, %rsi\n"
         "  call simtlab_emu_spin_watch_slow@PLT\n"
         "  addq $56, %rsp\n"
@@ -90,41 +151,15 @@ __asm__(".text\n"
         "  .cfi_endproc\n"
         ".size simtlab_emu_spin_watch_entry, .-simtlab_emu_spin_watch_entry\n");
 #else
-extern "C" void simtlab_emu_spin_watch_entry(void *pc)
+extern "C" void __sanitizer_cov_trace_pc(void)
 {
-    simtlab_emu_spin_watch_slow(pc, nullptr);
+    if (__builtin_expect(--simtlab_emu_spin_countdown < 0, 0) &&
+        (simtlab_emu_spin_reload >= 0 || simtlab_emu_trace_pc_observed(__builtin_return_address(0))))
+        simtlab_emu_spin_watch_slow(__builtin_return_address(0), nullptr);
 }
 #endif
 
 extern "C" {
-
-/* The SIMT counters' part of the hook, out of line: the hook itself keeps
- * nothing in a callee-saved register, so that the spin watch's entry below
- * sees the kernel's. */
-static __attribute__((noinline)) void count_basic_block(worker_state *s, void *ret)
-{
-    if (s->settle) {
-        s->settle = false;
-        s->obs->basic_block(s->obs->ctx);
-    }
-    if (!s->collect)
-        return;
-    const unsigned tid = detail::current_worker->cur_tid;
-    s->lanes[tid].push_back(event{0, site_of(*s, reinterpret_cast<std::uintptr_t>(ret)), 0, ev_block, 0});
-}
-
-/* Every basic block of a kernel built with trace-pc (the counters' builds
- * and the spin watch's, SIMTLAB_EMU_SPIN_BUILD): one countdown, and every
- * detail::spin_watch_period blocks the spin watch (engine_block.cpp),
- * which lets the block's other threads run. */
-void __sanitizer_cov_trace_pc(void)
-{
-    worker_state *const s = active;
-    if (__builtin_expect(s != nullptr, 0))
-        count_basic_block(s, __builtin_return_address(0));
-    if (__builtin_expect(--simtlab_emu_spin_countdown < 0, 0))
-        simtlab_emu_spin_watch_entry(__builtin_return_address(0));
-}
 
 #define SIMTLAB_EMU_ACCESS_HOOKS(n)                                                                      \
     void __asan_load##n##_noabort(std::uintptr_t a) { record_access(a, n, false, __builtin_return_address(0)); } \

@@ -893,3 +893,33 @@ Test(rewriter, a_deep_tree_of_shared_guarded_headers_stays_small, .init = make_s
     cr_assert_not_null(strstr(got, "int v19;"));
     cr_assert_not_null(strstr(got, "int v0;"));
 }
+
+/* Two kernels of one name with different parameter counts (a header's
+ * prototype with 2 parameters, a definition with 3): each launch is cast to
+ * the one whose count is its argument count, as overload resolution picks;
+ * a count that fits neither is left to the compiler. */
+Test(rewriter, overloaded_kernels_are_picked_by_argument_count)
+{
+    const char *out = rewrite("__global__ void part(int *a, int n);\n"
+                              "__global__ void part(int *a, int n, int depth) { }\n"
+                              "__global__ void root(int *a) { part<<<1, 1>>>(a, 4, 1); }\n"
+                              "void go(int *a) { part<<<1, 32>>>(a, 4); part<<<1, 32>>>(a); }\n");
+    cr_assert_not_null(strstr(out, "static_cast<void (*)(int *a, int n, int depth)>(part), 1, 1)(a, 4, 1)"), "%s",
+                       out);
+    cr_assert_not_null(strstr(out, "static_cast<void (*)(int *a, int n)>(part), 1, 32)(a, 4)"), "%s", out);
+    cr_assert_not_null(strstr(out, "__LINE__, part, 1, 32)(a)"), "%s", out);
+}
+
+/* The same when the other overload is a header's prototype (cuda-samples'
+ * cdpAdvancedQuicksort: its header declares qsort_warp with 7 parameters,
+ * the .cu defines it with 8). */
+Test(rewriter, a_kernel_overloaded_by_a_headers_prototype_is_picked_by_argument_count, .init = make_scratch)
+{
+    write_scratch("part.h", "#pragma once\n__global__ void part(int *a, int n);\n");
+    write_scratch("main.cu", "#include \"part.h\"\n"
+                             "__global__ void part(int *a, int n, int depth) { }\n"
+                             "void go(int *a) { part<<<1, 32>>>(a, 4, 0); }\n");
+    const char *got = rewrite_tree(NULL, NULL);
+    cr_assert_not_null(strstr(got, "static_cast<void (*)(int *a, int n, int depth)>(part), 1, 32)(a, 4, 0)"), "%s",
+                       got);
+}

@@ -36,6 +36,7 @@ typedef struct include_ctx {
     strbuf once_done; /* "\nG path\n" (guarded) or "\nP path\n" (#pragma once) for each such header put in */
     strbuf template_kernels; /* "\nname\n" for each kernel template of the files seen */
     strbuf kernel_defaults;  /* "\nname\x1frecord\n" for each kernel with default arguments */
+    strbuf kernel_arities;   /* "\nname count\n" for each kernel's parameter count, all files */
 } include_ctx;
 
 /* Kernels with default arguments declared in headers: their record
@@ -85,6 +86,27 @@ int include_note_template_kernel(struct include_ctx *c, const char *name, size_t
     return c->template_kernels.oom ? -1 : 0;
 }
 
+/* Each (name, parameter count) of the non-template kernels seen in this
+ * translation unit, headers included: a launch in the .cu of a kernel that
+ * a header declares with another count names an overload set. */
+int include_note_kernel_arity(struct include_ctx *c, const char *name, size_t len, size_t count)
+{
+    char line[300];
+    int n = snprintf(line, sizeof line, "\n%.*s %zu\n", (int)(len < 256 ? len : 256), name, count);
+    if (c->kernel_arities.data && strstr(c->kernel_arities.data, line))
+        return 0;
+    sb_put(&c->kernel_arities, line + (c->kernel_arities.len ? 1 : 0), (size_t)n - (c->kernel_arities.len ? 1 : 0));
+    return c->kernel_arities.oom ? -1 : 0;
+}
+bool include_knows_other_arity(const struct include_ctx *c, const char *name, size_t len, size_t count)
+{
+    const strbuf *t = &c->kernel_arities;
+    for (size_t i = 0; i + len + 2 < t->len; i++)
+        if (t->data[i] == '\n' && t->data[i + len + 1] == ' ' && memcmp(t->data + i + 1, name, len) == 0 &&
+            strtoul(t->data + i + len + 2, NULL, 10) != count)
+            return true;
+    return false;
+}
 bool include_knows_template_kernel(const struct include_ctx *c, const char *name, size_t len)
 {
     const strbuf *t = &c->template_kernels;
@@ -503,6 +525,7 @@ int sl_rewrite_tree(const char *path, const sl_include_opts *opts, sl_outbuf *ou
     free(c.template_kernels.data);
     free(c.kernel_defaults.data);
     free(c.once_done.data);
+    free(c.kernel_arities.data);
     if (rc != 0) {
         free(sb.data);
         free(c.deps.data);

@@ -196,12 +196,15 @@ int rewrite_source(const char *src, size_t len, const char *path, bool prologue,
 int inline_includes(rw *r);
 int include_note_template_kernel(struct include_ctx *c, const char *name, size_t len);
 bool include_knows_template_kernel(const struct include_ctx *c, const char *name, size_t len);
+int include_note_kernel_arity(struct include_ctx *c, const char *name, size_t len, size_t count);
+bool include_knows_other_arity(const struct include_ctx *c, const char *name, size_t len, size_t count);
 int include_note_kernel_defaults(struct include_ctx *c, const char *name, size_t len, const char *record);
 const char *include_kernel_defaults(const struct include_ctx *c, const char *name, size_t len);
 
 /* rewrite_kernels.c */
 int scan_kernels(rw *r);
 const kernel_decl *overloaded_kernel(const rw *r, size_t first, size_t last);
+const kernel_decl *kernel_by_arity(const rw *r, size_t first, size_t last, size_t lparen, size_t rparen);
 bool names_template_kernel(const rw *r, size_t first, size_t last);
 bool names_partly_deduced_kernel(const rw *r, size_t first, size_t last);
 void put_kernel_pointer_type(const rw *r, strbuf *sb, const kernel_decl *k);

@@ -70,22 +70,32 @@ static size_t after_template_head(const rw *r, size_t g)
 
 static int record_kernel(rw *r, const kernel_decl *k)
 {
+    if (!k->is_template && r->inc &&
+        include_note_kernel_arity(r->inc, tok_text(r, k->name), tok_len(r, k->name),
+                                  param_count(r, k->lparen, k->rparen)) != 0)
+        return fail_oom(r);
     for (size_t i = 0; i < r->nkernels; i++) {
         kernel_decl *seen = &r->kernels[i];
         if (!same_text(r, seen->name, k->name))
             continue;
         if (param_count(r, seen->lparen, seen->rparen) != param_count(r, k->lparen, k->rparen) ||
-            seen->is_template != k->is_template)
+            seen->is_template != k->is_template) {
             seen->ambiguous = true;
+            continue; /* an overload: kept too, if its parameter count is new */
+        }
         return 0; /* a prototype and its definition: the first one speaks for both */
     }
+    bool overload = false;
+    for (size_t i = 0; i < r->nkernels && !overload; i++)
+        overload = same_text(r, r->kernels[i].name, k->name);
     if (k->is_template && r->inc && include_note_template_kernel(r->inc, tok_text(r, k->name), tok_len(r, k->name)))
         return fail_oom(r);
     kernel_decl *grown = grow(r->kernels, &r->kernelcap, r->nkernels, sizeof(kernel_decl));
     if (!grown)
         return fail_oom(r);
     r->kernels = grown;
-    r->kernels[r->nkernels++] = *k;
+    r->kernels[r->nkernels] = *k;
+    r->kernels[r->nkernels++].ambiguous |= overload; /* lookups by name alone still take the first */
     return 0;
 }
 
@@ -224,6 +234,38 @@ const kernel_decl *overloaded_kernel(const rw *r, size_t first, size_t last)
         if (same_text(r, r->host_names[i], first))
             return k;
     return NULL;
+}
+
+static size_t arg_count(const rw *r, size_t lparen, size_t rparen);
+
+/* Kernels of one name with different parameter counts (overloads, such as
+ * a header's prototype with 7 parameters and a definition with 8, seen
+ * through the include context when the header is another file): the one
+ * whose count is the launch's argument count, as overload resolution
+ * would pick; NULL when none or more than one fits, or for templates. */
+const kernel_decl *kernel_by_arity(const rw *r, size_t first, size_t last, size_t lparen, size_t rparen)
+{
+    if (first != last || !is_ident(r, first))
+        return NULL;
+    const size_t n = arg_count(r, lparen, rparen);
+    const kernel_decl *fit = NULL;
+    bool overloaded = false;
+    for (size_t i = 0; i < r->nkernels; i++) {
+        const kernel_decl *k = &r->kernels[i];
+        if (!same_text(r, k->name, first))
+            continue;
+        if (k->is_template)
+            return NULL;
+        overloaded |= k->ambiguous;
+        if (param_count(r, k->lparen, k->rparen) == n) {
+            if (fit)
+                return NULL;
+            fit = k;
+        }
+    }
+    if (fit && r->inc && include_knows_other_arity(r->inc, tok_text(r, first), tok_len(r, first), n))
+        overloaded = true; /* a header declares it with another count */
+    return overloaded ? fit : NULL;
 }
 
 /* Is the launched expression [first, last] one identifier (or `::` and one)

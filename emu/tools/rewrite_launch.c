@@ -198,6 +198,8 @@ int rewrite_launch(rw *r, size_t open)
     if (deduced)
         sb_puts(&head, "[](auto &&...simtlab_emu_a) { ");
     const kernel_decl *k = deduced ? NULL : overloaded_kernel(r, (size_t)first, open - 1);
+    if (!k && !deduced)
+        k = kernel_by_arity(r, (size_t)first, open - 1, args, (size_t)r->match[args]);
     if (k) {
         sb_puts(&head, "static_cast<");
         put_kernel_pointer_type(r, &head, k);

@@ -466,21 +466,71 @@ cudaError_t cudaGraphAddNode_v2(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, 
 
 /* ---- node parameters --------------------------------------------------------------- */
 
-cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node, struct cudaKernelNodeParams *pNodeParams)
+extern "C++" { /* templates, inside the file's extern "C" */
+
+/* XNodeGetParams: the node's parameters, unless stream capture made it
+ * (known(node) false), whose parameters the emulator does not keep. */
+template <class P, class Known, class Field>
+static cudaError_t get_node_params(const char *api, cudaGraphNode_t node, cudaGraphNodeType type, P *out,
+                                   const char *what, Known known, Field field)
 {
-    const char *api = "cudaGraphKernelNodeGetParams";
     std::lock_guard<std::mutex> hold(graph_lock);
-    cudaError_t e = check_node(api, node, cudaGraphNodeTypeKernel, pNodeParams);
-    if (e == cudaSuccess && !node->kernel_known) {
+    cudaError_t e = check_node(api, node, type, out);
+    if (e == cudaSuccess && !known(node)) {
         runtime::diagnose("%s: the node was made by stream capture, and the emulator does not keep a captured "
-                          "launch's parameters",
-                          api);
+                          "%s's parameters",
+                          api, what);
         e = cudaErrorNotSupported;
     }
     if (e != cudaSuccess)
         return record_error(e);
-    *pNodeParams = node->kernel;
+    *out = field(node);
     return cudaSuccess;
+}
+
+/* XNodeSetParams: make(api, p, &run) checks and builds the step; store
+ * keeps the parameters in the node. */
+template <class P, class Make, class Store>
+static cudaError_t set_node_params(const char *api, cudaGraphNode_t node, cudaGraphNodeType type, const P *p,
+                                   Make make, Store store)
+{
+    std::lock_guard<std::mutex> hold(graph_lock);
+    graph::step_fn run;
+    cudaError_t e = check_node(api, node, type, p);
+    if (e == cudaSuccess)
+        e = make(api, p, &run);
+    if (e != cudaSuccess)
+        return record_error(e);
+    node->run = std::move(run);
+    store(node, *p);
+    return cudaSuccess;
+}
+
+/* cudaGraphExecXNodeSetParams: the executable graph's step of the node,
+ * rebuilt from p. */
+template <class P, class Make>
+static cudaError_t set_exec_node_params(const char *api, cudaGraphExec_t exec, cudaGraphNode_t node,
+                                        cudaGraphNodeType type, const P *p, Make make)
+{
+    std::lock_guard<std::mutex> hold(graph_lock);
+    cudaError_t e;
+    graph::exec_step *s = exec_step_of(api, exec, node, type, p, &e);
+    graph::step_fn run;
+    if (s)
+        e = make(api, p, &run);
+    if (e != cudaSuccess)
+        return record_error(e);
+    s->run = std::move(run);
+    return cudaSuccess;
+}
+
+} /* extern "C++" */
+
+cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node, struct cudaKernelNodeParams *pNodeParams)
+{
+    return get_node_params(
+        "cudaGraphKernelNodeGetParams", node, cudaGraphNodeTypeKernel, pNodeParams, "launch",
+        [](cudaGraphNode_t n) { return n->kernel_known; }, [](cudaGraphNode_t n) { return n->kernel; });
 }
 
 cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node, const struct cudaKernelNodeParams *pNodeParams)
@@ -504,32 +554,16 @@ cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node, const struct cuda
 
 cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t node, struct cudaMemcpy3DParms *pNodeParams)
 {
-    std::lock_guard<std::mutex> hold(graph_lock);
-    cudaError_t e = check_node("cudaGraphMemcpyNodeGetParams", node, cudaGraphNodeTypeMemcpy, pNodeParams);
-    if (e == cudaSuccess && !node->copy.dstPtr.ptr) {
-        runtime::diagnose("cudaGraphMemcpyNodeGetParams: the node was made by stream capture, and the emulator "
-                          "does not keep a captured copy's parameters");
-        e = cudaErrorNotSupported;
-    }
-    if (e != cudaSuccess)
-        return record_error(e);
-    *pNodeParams = node->copy;
-    return cudaSuccess;
+    return get_node_params(
+        "cudaGraphMemcpyNodeGetParams", node, cudaGraphNodeTypeMemcpy, pNodeParams, "copy",
+        [](cudaGraphNode_t n) { return n->copy.dstPtr.ptr != nullptr; }, [](cudaGraphNode_t n) { return n->copy; });
 }
 
 cudaError_t cudaGraphMemcpyNodeSetParams(cudaGraphNode_t node, const struct cudaMemcpy3DParms *pNodeParams)
 {
-    const char *api = "cudaGraphMemcpyNodeSetParams";
-    std::lock_guard<std::mutex> hold(graph_lock);
-    graph::step_fn run;
-    cudaError_t e = check_node(api, node, cudaGraphNodeTypeMemcpy, pNodeParams);
-    if (e == cudaSuccess)
-        e = graph::make_memcpy_run(api, pNodeParams, &run);
-    if (e != cudaSuccess)
-        return record_error(e);
-    node->run = std::move(run);
-    node->copy = *pNodeParams;
-    return cudaSuccess;
+    return set_node_params("cudaGraphMemcpyNodeSetParams", node, cudaGraphNodeTypeMemcpy, pNodeParams,
+                           graph::make_memcpy_run,
+                           [](cudaGraphNode_t n, const cudaMemcpy3DParms &p) { n->copy = p; });
 }
 
 cudaError_t cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t node, void *dst, const void *src, size_t count,
@@ -541,62 +575,30 @@ cudaError_t cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t node, void *dst, cons
 
 cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t node, struct cudaMemsetParams *pNodeParams)
 {
-    std::lock_guard<std::mutex> hold(graph_lock);
-    cudaError_t e = check_node("cudaGraphMemsetNodeGetParams", node, cudaGraphNodeTypeMemset, pNodeParams);
-    if (e == cudaSuccess && !node->set.dst) {
-        runtime::diagnose("cudaGraphMemsetNodeGetParams: the node was made by stream capture, and the emulator "
-                          "does not keep a captured memset's parameters");
-        e = cudaErrorNotSupported;
-    }
-    if (e != cudaSuccess)
-        return record_error(e);
-    *pNodeParams = node->set;
-    return cudaSuccess;
+    return get_node_params(
+        "cudaGraphMemsetNodeGetParams", node, cudaGraphNodeTypeMemset, pNodeParams, "memset",
+        [](cudaGraphNode_t n) { return n->set.dst != nullptr; }, [](cudaGraphNode_t n) { return n->set; });
 }
 
 cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t node, const struct cudaMemsetParams *pNodeParams)
 {
-    const char *api = "cudaGraphMemsetNodeSetParams";
-    std::lock_guard<std::mutex> hold(graph_lock);
-    graph::step_fn run;
-    cudaError_t e = check_node(api, node, cudaGraphNodeTypeMemset, pNodeParams);
-    if (e == cudaSuccess)
-        e = graph::make_memset_run(api, pNodeParams, &run);
-    if (e != cudaSuccess)
-        return record_error(e);
-    node->run = std::move(run);
-    node->set = *pNodeParams;
-    return cudaSuccess;
+    return set_node_params("cudaGraphMemsetNodeSetParams", node, cudaGraphNodeTypeMemset, pNodeParams,
+                           graph::make_memset_run,
+                           [](cudaGraphNode_t n, const cudaMemsetParams &p) { n->set = p; });
 }
 
 cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t node, struct cudaHostNodeParams *pNodeParams)
 {
-    std::lock_guard<std::mutex> hold(graph_lock);
-    cudaError_t e = check_node("cudaGraphHostNodeGetParams", node, cudaGraphNodeTypeHost, pNodeParams);
-    if (e == cudaSuccess && !node->host.fn) {
-        runtime::diagnose("cudaGraphHostNodeGetParams: the node was made by stream capture, and the emulator "
-                          "does not keep a captured host function's parameters");
-        e = cudaErrorNotSupported;
-    }
-    if (e != cudaSuccess)
-        return record_error(e);
-    *pNodeParams = node->host;
-    return cudaSuccess;
+    return get_node_params(
+        "cudaGraphHostNodeGetParams", node, cudaGraphNodeTypeHost, pNodeParams, "host function",
+        [](cudaGraphNode_t n) { return n->host.fn != nullptr; }, [](cudaGraphNode_t n) { return n->host; });
 }
 
 cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t node, const struct cudaHostNodeParams *pNodeParams)
 {
-    const char *api = "cudaGraphHostNodeSetParams";
-    std::lock_guard<std::mutex> hold(graph_lock);
-    graph::step_fn run;
-    cudaError_t e = check_node(api, node, cudaGraphNodeTypeHost, pNodeParams);
-    if (e == cudaSuccess)
-        e = graph::make_host_run(api, pNodeParams, &run);
-    if (e != cudaSuccess)
-        return record_error(e);
-    node->run = std::move(run);
-    node->host = *pNodeParams;
-    return cudaSuccess;
+    return set_node_params("cudaGraphHostNodeSetParams", node, cudaGraphNodeTypeHost, pNodeParams,
+                           graph::make_host_run,
+                           [](cudaGraphNode_t n, const cudaHostNodeParams &p) { n->host = p; });
 }
 
 cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t node, cudaGraph_t *pGraph)
@@ -685,17 +687,8 @@ cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec, cudaGra
 cudaError_t cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
                                              const struct cudaMemcpy3DParms *pNodeParams)
 {
-    const char *api = "cudaGraphExecMemcpyNodeSetParams";
-    std::lock_guard<std::mutex> hold(graph_lock);
-    cudaError_t e;
-    graph::exec_step *s = exec_step_of(api, hGraphExec, node, cudaGraphNodeTypeMemcpy, pNodeParams, &e);
-    graph::step_fn run;
-    if (s)
-        e = graph::make_memcpy_run(api, pNodeParams, &run);
-    if (e != cudaSuccess)
-        return record_error(e);
-    s->run = std::move(run);
-    return cudaSuccess;
+    return set_exec_node_params("cudaGraphExecMemcpyNodeSetParams", hGraphExec, node, cudaGraphNodeTypeMemcpy,
+                                pNodeParams, graph::make_memcpy_run);
 }
 
 cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t hGraphExec, cudaGraphNode_t node, void *dst,
@@ -708,33 +701,15 @@ cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t hGraphExec, cudaG
 cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
                                              const struct cudaMemsetParams *pNodeParams)
 {
-    const char *api = "cudaGraphExecMemsetNodeSetParams";
-    std::lock_guard<std::mutex> hold(graph_lock);
-    cudaError_t e;
-    graph::exec_step *s = exec_step_of(api, hGraphExec, node, cudaGraphNodeTypeMemset, pNodeParams, &e);
-    graph::step_fn run;
-    if (s)
-        e = graph::make_memset_run(api, pNodeParams, &run);
-    if (e != cudaSuccess)
-        return record_error(e);
-    s->run = std::move(run);
-    return cudaSuccess;
+    return set_exec_node_params("cudaGraphExecMemsetNodeSetParams", hGraphExec, node, cudaGraphNodeTypeMemset,
+                                pNodeParams, graph::make_memset_run);
 }
 
 cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
                                            const struct cudaHostNodeParams *pNodeParams)
 {
-    const char *api = "cudaGraphExecHostNodeSetParams";
-    std::lock_guard<std::mutex> hold(graph_lock);
-    cudaError_t e;
-    graph::exec_step *s = exec_step_of(api, hGraphExec, node, cudaGraphNodeTypeHost, pNodeParams, &e);
-    graph::step_fn run;
-    if (s)
-        e = graph::make_host_run(api, pNodeParams, &run);
-    if (e != cudaSuccess)
-        return record_error(e);
-    s->run = std::move(run);
-    return cudaSuccess;
+    return set_exec_node_params("cudaGraphExecHostNodeSetParams", hGraphExec, node, cudaGraphNodeTypeHost,
+                                pNodeParams, graph::make_host_run);
 }
 
 cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,

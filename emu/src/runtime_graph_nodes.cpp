@@ -234,22 +234,35 @@ cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cudaGraph_t grap
     return cudaSuccess;
 }
 
-cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+extern "C++" { /* a template, inside the file's extern "C" */
+/* cudaGraphAddXNode for memcpy, memset and host nodes: make(api, p, &run)
+ * checks and builds the step; store keeps the parameters in the node. */
+template <class P, class Make, class Store>
+static cudaError_t add_params_node(const char *api, cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
                                    const cudaGraphNode_t *pDependencies, size_t numDependencies,
-                                   const struct cudaMemcpy3DParms *pCopyParams)
+                                   cudaGraphNodeType type, const P *p, Make make, Store store)
 {
-    const char *api = "cudaGraphAddMemcpyNode";
     std::lock_guard<std::mutex> hold(graph_lock);
     graph::step_fn run;
     cudaError_t e = graph::check_add(api, pGraphNode, graph, pDependencies, numDependencies);
     if (e == cudaSuccess)
-        e = graph::make_memcpy_run(api, pCopyParams, &run);
+        e = make(api, p, &run);
     if (e != cudaSuccess)
         return record_error(e);
-    cudaGraphNode_t n = *pGraphNode = graph::add_node(graph, cudaGraphNodeTypeMemcpy, pDependencies, numDependencies);
+    cudaGraphNode_t n = *pGraphNode = graph::add_node(graph, type, pDependencies, numDependencies);
     n->run = std::move(run);
-    n->copy = *pCopyParams;
+    store(n, *p);
     return cudaSuccess;
+}
+} /* extern "C++" */
+
+cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                   const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                   const struct cudaMemcpy3DParms *pCopyParams)
+{
+    return add_params_node("cudaGraphAddMemcpyNode", pGraphNode, graph, pDependencies, numDependencies,
+                           cudaGraphNodeTypeMemcpy, pCopyParams, graph::make_memcpy_run,
+                           [](cudaGraphNode_t n, const cudaMemcpy3DParms &p) { n->copy = p; });
 }
 
 cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
@@ -264,35 +277,17 @@ cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode, cudaGraph_t grap
                                    const cudaGraphNode_t *pDependencies, size_t numDependencies,
                                    const struct cudaMemsetParams *p)
 {
-    const char *api = "cudaGraphAddMemsetNode";
-    std::lock_guard<std::mutex> hold(graph_lock);
-    graph::step_fn run;
-    cudaError_t e = graph::check_add(api, pGraphNode, graph, pDependencies, numDependencies);
-    if (e == cudaSuccess)
-        e = graph::make_memset_run(api, p, &run);
-    if (e != cudaSuccess)
-        return record_error(e);
-    cudaGraphNode_t n = *pGraphNode = graph::add_node(graph, cudaGraphNodeTypeMemset, pDependencies, numDependencies);
-    n->run = std::move(run);
-    n->set = *p;
-    return cudaSuccess;
+    return add_params_node("cudaGraphAddMemsetNode", pGraphNode, graph, pDependencies, numDependencies,
+                           cudaGraphNodeTypeMemset, p, graph::make_memset_run,
+                           [](cudaGraphNode_t n, const cudaMemsetParams &q) { n->set = q; });
 }
 
 cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,
                                  size_t numDependencies, const struct cudaHostNodeParams *pNodeParams)
 {
-    const char *api = "cudaGraphAddHostNode";
-    std::lock_guard<std::mutex> hold(graph_lock);
-    graph::step_fn run;
-    cudaError_t e = graph::check_add(api, pGraphNode, graph, pDependencies, numDependencies);
-    if (e == cudaSuccess)
-        e = graph::make_host_run(api, pNodeParams, &run);
-    if (e != cudaSuccess)
-        return record_error(e);
-    cudaGraphNode_t n = *pGraphNode = graph::add_node(graph, cudaGraphNodeTypeHost, pDependencies, numDependencies);
-    n->run = std::move(run);
-    n->host = *pNodeParams;
-    return cudaSuccess;
+    return add_params_node("cudaGraphAddHostNode", pGraphNode, graph, pDependencies, numDependencies,
+                           cudaGraphNodeTypeHost, pNodeParams, graph::make_host_run,
+                           [](cudaGraphNode_t n, const cudaHostNodeParams &p) { n->host = p; });
 }
 
 cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph, const cudaGraphNode_t *pDependencies,

@@ -198,6 +198,17 @@ Test(slcc, links_the_emulators_cublaslt_for_lcublas_and_lcublaslt)
     expect_program_output(prog, "D: 4.5 5\n");
 }
 
+Test(slcc, drops_lnvtoolsext_for_the_emulators_nvtx)
+{
+    require_runtime();
+    const char *prog = scratch_path("nvtx_ranges");
+    /* nvcc's NVTX link flag, both spellings: NVTX is the emulator's headers */
+    slcc_ok((char *[]){INPUTS "nvtx_ranges.cu", "-lnvToolsExt", "-o", (char *)prog, NULL});
+    expect_program_output(prog, "nvtx: 1 4 9 16 25 (push -2)\n");
+    slcc_ok((char *[]){INPUTS "nvtx_ranges.cu", "-l", "nvToolsExt", "-o", (char *)prog, NULL});
+    expect_program_output(prog, "nvtx: 1 4 9 16 25 (push -2)\n");
+}
+
 Test(slcc, accepts_the_flags_of_dynamic_parallelism_builds)
 {
     require_runtime();

@@ -125,7 +125,10 @@ public:
      * become null pointers, braced lists build structs. */
     void operator()(P... args) const
     {
-        (void)run(std::move(args)...);
+        /* forward: a by-value parameter moves on, a reference parameter
+         * (`k(Data &d)`, which CUDA passes as the object's address) stays
+         * bound to the caller's object. */
+        (void)run(std::forward<P>(args)...);
     }
 
     /* A different number of arguments: said plainly rather than as "no
@@ -187,7 +190,8 @@ private:
 
 namespace detail {
 
-/* cudaLaunchKernel: parameter i's value is at args[i]. */
+/* cudaLaunchKernel: parameter i's value is at args[i] (for a reference
+ * parameter, args[i] is the address of the object it refers to). */
 template <class... P, std::size_t... I>
 cudaError_t launch_with_args(const launch_site &site, void (*kernel)(P...), dim3 grid, dim3 block,
                              std::size_t shmem, cudaStream_t stream, void **args, std::index_sequence<I...>)
@@ -195,7 +199,7 @@ cudaError_t launch_with_args(const launch_site &site, void (*kernel)(P...), dim3
     if (sizeof...(P) > 0 && !args)
         return launch_args_missing(site);
     return launcher<P...>(site, kernel, grid, block, shmem, stream)
-        .run(*static_cast<std::remove_cv_t<P> *>(args[I])...);
+        .run(*static_cast<std::remove_cv_t<std::remove_reference_t<P>> *>(args[I])...);
 }
 
 template <class... P, std::size_t... I>
@@ -205,7 +209,8 @@ bound_launch bind_args(const launch_site &site, void (*kernel)(P...), dim3 grid,
     if (sizeof...(P) > 0 && !args)
         return bound_launch{}; /* empty: the caller reports the missing arguments */
     auto call = std::make_shared<kernel_call<P...>>(
-        kernel_call<P...>{kernel, std::tuple<P...>(*static_cast<std::remove_cv_t<P> *>(args[I])...)});
+        kernel_call<P...>{kernel, std::tuple<P...>(*static_cast<std::remove_cv_t<std::remove_reference_t<P>> *>(
+                                                       args[I])...)});
     if (values)
         *values = std::vector<void *>{const_cast<void *>(static_cast<const void *>(&std::get<I>(call->args)))...};
     return [site, grid, block, shmem, call](cudaStream_t stream) {

@@ -34,6 +34,7 @@
 #include <cstring>
 
 #include <sys/mman.h>
+#include <sys/sysinfo.h>
 #include <unistd.h>
 
 namespace simtlab_emu {
@@ -49,6 +50,7 @@ std::unordered_map<std::uintptr_t, allocation> freed; /* for double-free message
 int open_depth = 0;         /* device_memory_open nesting */
 unsigned long next_serial = 1;
 std::size_t live_bytes = 0;
+std::size_t managed_live_bytes = 0; /* the part of live_bytes from cudaMallocManaged */
 
 std::size_t page_size()
 {
@@ -343,6 +345,8 @@ void unmap_slot(std::size_t index)
     by_base.erase(gone.base);
     free_slots.push_back(index);
     live_bytes -= gone.size;
+    if (s.managed)
+        managed_live_bytes -= gone.size;
     if (freed.size() > 65536)
         freed.clear(); /* bounded: the oldest double-free hints are lost */
     freed[gone.base] = gone;
@@ -420,6 +424,22 @@ std::size_t live_device_bytes()
     return live_bytes;
 }
 
+/* What managed memory may add up to: the host's physical memory and swap.
+ * CUDA on Linux lets managed memory oversubscribe the device, backed by host
+ * memory; the emulator's pages are committed only when touched (the
+ * mappings are MAP_NORESERVE), so this cap keeps a program from asking for
+ * more than the host could ever give. */
+static std::size_t managed_memory_cap()
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    std::size_t cap = pages > 0 && page > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page)
+                                            : std::size_t{8} << 30;
+    struct sysinfo info;
+    if (sysinfo(&info) == 0)
+        cap += static_cast<std::size_t>(info.totalswap) * info.mem_unit;
+    return cap;
+}
+
 } /* namespace runtime */
 } /* namespace simtlab_emu */
 
@@ -453,11 +473,26 @@ cudaError_t runtime::allocate_device(const char *api, void **devPtr, std::size_t
         return e;
     if (size == 0)
         return cudaSuccess; /* what the CUDA runtime does: success, NULL */
-    std::size_t total = device_props().totalGlobalMem;
-    if (size > total || size > total - runtime::live_device_bytes()) {
+    std::size_t total = device_props().totalGlobalMem, in_use, managed_in_use;
+    {
+        std::lock_guard<std::mutex> hold(registry_lock);
+        in_use = live_bytes, managed_in_use = managed_live_bytes;
+    }
+    if (managed) {
+        /* Managed memory may exceed the device, as CUDA allows on Linux
+         * (backed by host memory), up to what the host has. */
+        const std::size_t cap = managed_memory_cap();
+        if (size > cap || size > cap - std::min(cap, in_use)) {
+            runtime::diagnose("%s(%zu bytes) at %s:%d: more than the host can back: managed memory may exceed the "
+                              "emulated device's %zu bytes, up to the host's physical memory and swap, %zu bytes, "
+                              "of which %zu are allocated",
+                              api, size, file ? file : "?", line, total, cap, in_use);
+            return record_error(cudaErrorMemoryAllocation);
+        }
+    } else if (size > total || size > total - std::min(total, in_use - managed_in_use)) {
         runtime::diagnose("%s(%zu bytes) at %s:%d: out of device memory (the emulated device has %zu bytes, "
                           "%zu in use)",
-                          api, size, file ? file : "?", line, total, runtime::live_device_bytes());
+                          api, size, file ? file : "?", line, total, in_use - managed_in_use);
         return record_error(cudaErrorMemoryAllocation);
     }
     static std::once_flag handler_once;
@@ -472,6 +507,8 @@ cudaError_t runtime::allocate_device(const char *api, void **devPtr, std::size_t
     by_base[slots[index].alloc.base] = index;
     freed.erase(slots[index].alloc.base);
     live_bytes += size;
+    if (managed)
+        managed_live_bytes += size;
     *devPtr = reinterpret_cast<void *>(slots[index].alloc.base);
     return cudaSuccess;
 }

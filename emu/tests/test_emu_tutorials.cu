@@ -97,3 +97,71 @@ Test(reference_param, const_reference_and_cudaLaunchKernel_with_the_objects_addr
     cudaFree(out);
     delete e;
 }
+
+/* ---- managed memory beyond the device ------------------------------------ */
+
+__global__ void touch_pages(char *p, const std::size_t *offsets, int n, int *sum)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        p[offsets[i]] += 1;
+        atomicAdd(sum, p[offsets[i]]);
+    }
+}
+
+Test(managed_oversubscription, beyond_the_device_up_to_the_host_with_cudaMallocs_limit_kept)
+{
+    cudaDeviceProp prop;
+    cr_assert_eq(cudaGetDeviceProperties(&prop, 0), cudaSuccess);
+    const std::size_t total = prop.totalGlobalMem;
+    /* cudaMalloc keeps the device's size */
+    void *d = nullptr;
+    cr_expect_eq(cudaMalloc(&d, total + 1), cudaErrorMemoryAllocation);
+    cr_expect(std::strstr(simtlab_emu_last_diagnostic(), "out of device memory"), "%s",
+              simtlab_emu_last_diagnostic());
+    (void)cudaGetLastError();
+
+    /* managed memory may oversubscribe it (pages committed when touched) */
+    const std::size_t big = total + total / 16 + 12345;
+    char *m = nullptr;
+    cr_assert_eq(cudaMallocManaged(&m, big), cudaSuccess, "%s", simtlab_emu_last_diagnostic());
+    const unsigned seed = static_cast<unsigned>(std::time(nullptr));
+    std::printf("managed_oversubscription seed %u\n", seed);
+    std::srand(seed);
+    enum { n = 61 };
+    std::size_t *offsets = nullptr;
+    int *sum = nullptr;
+    cr_assert_eq(cudaMallocManaged(&offsets, n * sizeof *offsets), cudaSuccess);
+    cr_assert_eq(cudaMallocManaged(&sum, sizeof *sum), cudaSuccess);
+    offsets[0] = 0, offsets[1] = big - 1, offsets[2] = total; /* first byte, last byte, past the device */
+    for (int i = 3; i < n; ++i) /* distinct pages: i-th slice of the allocation */
+        offsets[i] = (big / n) * i + static_cast<std::size_t>(std::rand()) % (big / n);
+    long want = 0;
+    for (int i = 0; i < n; ++i) {
+        m[offsets[i]] = static_cast<char>(i % 50);
+        want += i % 50 + 1;
+    }
+    *sum = 0;
+    touch_pages<<<2, 32>>>(m, offsets, n, sum);
+    cr_assert_eq(cudaDeviceSynchronize(), cudaSuccess, "%s", simtlab_emu_last_diagnostic());
+    cr_expect_eq(*sum, want);
+    for (int i = 0; i < n; ++i)
+        cr_expect_eq(m[offsets[i]], static_cast<char>(i % 50 + 1), "byte at %zu", offsets[i]);
+
+    /* device memory is counted without the managed memory */
+    cr_expect_eq(cudaMalloc(&d, 1 << 20), cudaSuccess, "%s", simtlab_emu_last_diagnostic());
+    cudaFree(d);
+
+    /* more than the host has: refused, naming the size and the cap */
+    char *huge = nullptr;
+    const std::size_t too_much = std::size_t{1} << 50;
+    cr_expect_eq(cudaMallocManaged(&huge, too_much), cudaErrorMemoryAllocation);
+    cr_expect_null(huge);
+    const char *diag = simtlab_emu_last_diagnostic();
+    cr_expect(std::strstr(diag, "cudaMallocManaged(1125899906842624 bytes)"), "%s", diag);
+    cr_expect(std::strstr(diag, "physical memory and swap"), "%s", diag);
+    (void)cudaGetLastError();
+    cr_expect_eq(cudaFree(m), cudaSuccess);
+    cudaFree(offsets);
+    cudaFree(sum);
+}

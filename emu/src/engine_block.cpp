@@ -377,6 +377,35 @@ static void hand_over_spinner(worker *w)
 
 } /* namespace engine */
 
+/* Warp-synchronous code (lockstep_hooks.cpp): before a volatile load or
+ * store of a kernel thread, anywhere but its own stack, the thread hands
+ * the worker to the block's next runnable thread, as a spinner does. The
+ * lanes that run such code therefore take turns access by access, which is
+ * the order a converged warp gives them. The spin watch must not add a
+ * turn of its own meanwhile (a lane sent to the back of the queue once
+ * more falls a whole access behind the others): while such accesses go on
+ * in the worker's block (lockstep_turns moved since its last check), it
+ * hands nothing over. */
+namespace {
+__thread std::uint64_t lockstep_turns;      /* turns taken on this worker */
+__thread std::uint64_t lockstep_turns_seen; /* at the spin watch's last check */
+}
+
+void detail::lockstep_access(std::uintptr_t addr)
+{
+    using namespace engine;
+    detail::worker_hot *const wh = detail::current_worker;
+    if (!wh->in_block || wh->no_yield || wh->failed)
+        return;
+    /* the thread's own volatile locals: not shared with any other thread */
+    const std::uintptr_t sp = reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0));
+    if (addr - sp < (std::uintptr_t{1} << 18))
+        return;
+    worker *const w = static_cast<worker *>(wh);
+    lockstep_turns++;
+    hand_over_spinner(w);
+}
+
 void detail::spin_slow(spin_rec &r, here where)
 {
     using namespace engine;
@@ -460,6 +489,10 @@ extern "C" __attribute__((no_sanitize("address"))) void simtlab_emu_spin_watch_s
         return;
     block_state &b = *w->blk;
     const unsigned tid = w->cur_tid;
+    if (lockstep_turns != lockstep_turns_seen) { /* warp-synchronous code is taking turns */
+        lockstep_turns_seen = lockstep_turns;
+        return;
+    }
     if (!watch_recs) {
         watch_recs = static_cast<watch_rec *>(std::calloc(max_block_threads, sizeof(watch_rec)));
         if (!watch_recs)

@@ -209,6 +209,41 @@ Test(slcc, drops_lnvtoolsext_for_the_emulators_nvtx)
     expect_program_output(prog, "nvtx: 1 4 9 16 25 (push -2)\n");
 }
 
+/* Warp-synchronous code (a reduction's last warp and a warp scan on
+ * volatile shared memory, no __syncwarp): the sums a GPU's converged warp
+ * gives, in the default start order and shuffled ones; without the lanes'
+ * turns (SIMTLAB_EMU_LOCKSTEP=0) the same program gets them wrong, so the
+ * check can fail. */
+Test(slcc, runs_warp_synchronous_volatile_code_in_lock_step)
+{
+    require_runtime();
+    const char *prog = scratch_path("warp_sync");
+    slcc_ok((char *[]){INPUTS "warp_sync.cu", "-o", (char *)prog, NULL});
+    const char *right = "reduce 256: 0 of 37 blocks wrong\nreduce 64: 0 of 9 blocks wrong\n"
+                        "reduce float: 0 of 29 blocks wrong\nscan: 0 of 384 wrong\n";
+    static const char *const seeds[] = {NULL, "1", "2", "3", "17", "4242"};
+    for (size_t k = 0; k < sizeof seeds / sizeof seeds[0]; k++) {
+        if (seeds[k])
+            setenv("SIMTLAB_EMU_SEED", seeds[k], 1);
+        else
+            unsetenv("SIMTLAB_EMU_SEED");
+        run_result r;
+        char *argv[] = {(char *)prog, NULL};
+        run(argv, NULL, &r);
+        cr_assert_eq(r.status, 0, "exit %d (SIMTLAB_EMU_SEED=%s): %s", r.status, seeds[k] ? seeds[k] : "unset", r.err);
+        cr_expect_str_eq(r.out, right, "SIMTLAB_EMU_SEED=%s (%s)", seeds[k] ? seeds[k] : "unset", r.err);
+    }
+    unsetenv("SIMTLAB_EMU_SEED");
+    setenv("SIMTLAB_EMU_LOCKSTEP", "0", 1);
+    run_result r;
+    char *argv[] = {(char *)prog, NULL};
+    run(argv, NULL, &r);
+    unsetenv("SIMTLAB_EMU_LOCKSTEP");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.out, "reduce 256: 0 of") == NULL && strstr(r.out, "scan: 0 of") == NULL,
+              "without lock step the sums should come out wrong, as the emulator ran them before; got:\n%s", r.out);
+}
+
 Test(slcc, accepts_the_flags_of_dynamic_parallelism_builds)
 {
     require_runtime();

@@ -340,6 +340,8 @@ wait_switch warp_arrive(unsigned mask, void *lane_data, warp_fn fn, void *ctx, c
  * seconds (default 5) while nothing else of the grid progresses fails the
  * launch, naming the line, instead of hanging. */
 void spin_slow(spin_rec &r, here where);
+/* A shared-memory access of warp-synchronous code (engine_block.cpp). */
+void lockstep_access(std::uintptr_t addr);
 /* Kernels built with trace-pc (SIMTLAB_EMU_ENGINE_OUT_OF_LINE) also let the
  * others run every this many basic blocks without a wait: a spin on a plain
  * or volatile load (engine_block.cpp, the spin watch). */

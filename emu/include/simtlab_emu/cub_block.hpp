@@ -1,0 +1,678 @@
+/* simtlab CPU emulator — the emulator's own CUB, part 2: the block-level
+ * primitives (BlockReduce, BlockScan, BlockLoad, BlockStore and the direct
+ * load/store functions). Written here from CUB's documented API.
+ *
+ * How a block reduction or scan computes: each hardware warp reduces or
+ * scans its lanes in one warp collective (cub_core.hpp), the last lane of
+ * each warp puts the warp's aggregate in the TempStorage the program
+ * declared __shared__, the block waits at a barrier, and then each thread
+ * combines the aggregates of the warps before its own (thread 0 combines
+ * all of them for a reduction). This is CUB's "warp reductions" and "warp
+ * scans" shape; the ALGORITHM parameter is accepted and changes nothing
+ * (every algorithm gives the same result up to floating-point rounding;
+ * here every operator is applied in order, so a non-commutative one is
+ * fine under all three). As in CUB, the TempStorage may be reused only
+ * after a __syncthreads, every thread of the block must call, and the
+ * block must have BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z threads (a
+ * different shape fails the launch, naming the call).
+ */
+#ifndef SIMTLAB_EMU_CUB_BLOCK_HPP
+#define SIMTLAB_EMU_CUB_BLOCK_HPP
+
+#include <simtlab_emu/cub_core.hpp>
+
+#include <iterator>
+
+namespace cub {
+
+enum BlockReduceAlgorithm {
+    BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY,
+    BLOCK_REDUCE_RAKING,
+    BLOCK_REDUCE_WARP_REDUCTIONS,
+};
+enum BlockScanAlgorithm {
+    BLOCK_SCAN_RAKING,
+    BLOCK_SCAN_RAKING_MEMOIZE,
+    BLOCK_SCAN_WARP_SCANS,
+};
+
+} /* namespace cub */
+
+namespace simtlab_emu {
+namespace cub_detail {
+
+/* What a block primitive shares between its calls' phases: one slot per
+ * warp for the warps' aggregates, and one for a prefix callback's value. */
+template <class T, unsigned THREADS>
+struct block_storage {
+    static constexpr unsigned warps = (THREADS + 31u) / 32u;
+    raw_slot<T> warp_total[warps];
+    raw_slot<T> prefix;
+};
+
+/* The checks every block primitive makes on entry; false in host code,
+ * where the caller is a block of one thread. */
+inline bool enter_block(const char *what, unsigned dx, unsigned dy, unsigned dz, here where)
+{
+    if (!::simtlab_emu::in_kernel())
+        return false;
+    if (blockDim.x != dx || blockDim.y != dy || blockDim.z != dz)
+        fail_block_shape(what, dx, dy, dz, where);
+    return true;
+}
+
+/* Block-wide scan of one value per thread.
+ *   inclusive: op over the inputs of threads 0..me
+ *   exclusive: op over the inputs of threads 0..me-1 (has_exclusive false for thread 0)
+ *   aggregate: op over every thread's input */
+template <class T>
+struct block_scan_result {
+    T inclusive;
+    T exclusive;
+    bool has_exclusive;
+    T aggregate;
+};
+
+template <class T, unsigned THREADS, class Op>
+inline block_scan_result<T> block_scan(block_storage<T, THREADS> &s, const T &x, Op &op, const char *what,
+                                       unsigned dx, unsigned dy, unsigned dz, here where)
+{
+    if (!enter_block(what, dx, dy, dz, where))
+        return block_scan_result<T>{x, x, false, x};
+    const logical_warp w = find_logical_warp(32u);
+    const unsigned warp = linear_tid() / 32u;
+    const lane_part<T> p = warp_run<T, Op>(w, 32u, x, 32u, op, &scan_exchange<T, Op>, what, where);
+    if (w.lane == w.count - 1)
+        s.warp_total[warp].put(p.total);
+    ::simtlab_emu::sync_block(::simtlab_emu::sync_plain, 1, where);
+    block_scan_result<T> r{p.out, p.excl, w.lane > 0, s.warp_total[0].get()};
+    if (warp > 0) {
+        T before = s.warp_total[0].get();
+        for (unsigned i = 1; i < warp; ++i)
+            before = op(before, s.warp_total[i].get());
+        r.inclusive = op(before, p.out);
+        r.exclusive = w.lane > 0 ? op(before, p.excl) : before;
+        r.has_exclusive = true;
+    }
+    for (unsigned i = 1; i < (THREADS + 31u) / 32u; ++i)
+        r.aggregate = op(r.aggregate, s.warp_total[i].get());
+    return r;
+}
+
+/* The block prefix of a callback: warp 0 calls it with the aggregate,
+ * lane 0's value goes to every thread (a second barrier). */
+template <class T, unsigned THREADS, class PrefixOp>
+inline T block_prefix(block_storage<T, THREADS> &s, const T &aggregate, PrefixOp &prefix_op, here where)
+{
+    if (!::simtlab_emu::in_kernel())
+        return prefix_op(aggregate);
+    if (linear_tid() < 32u) {
+        const T v = prefix_op(aggregate);
+        if (linear_tid() == 0)
+            s.prefix.put(v);
+    }
+    ::simtlab_emu::sync_block(::simtlab_emu::sync_plain, 1, where);
+    return s.prefix.get();
+}
+
+/* Block-wide reduction; the aggregate is returned to thread 0, the others
+ * get their warp's partial (as on a GPU: use thread 0's). */
+template <class T, unsigned THREADS, class Op>
+inline T block_reduce(block_storage<T, THREADS> &s, const T &x, Op &op, unsigned valid, const char *what,
+                      unsigned dx, unsigned dy, unsigned dz, here where)
+{
+    if (!enter_block(what, dx, dy, dz, where))
+        return x;
+    const logical_warp w = find_logical_warp(32u);
+    const unsigned warp = linear_tid() / 32u, first = warp * 32u;
+    const unsigned in_warp = valid > first ? valid - first : 0u;
+    const lane_part<T> p = warp_run<T, Op>(w, 32u, x, in_warp, op, &reduce_exchange<T, Op>, what, where);
+    if (w.lane == 0 && in_warp > 0)
+        s.warp_total[warp].put(p.total);
+    ::simtlab_emu::sync_block(::simtlab_emu::sync_plain, 1, where);
+    if (linear_tid() != 0)
+        return p.out;
+    const unsigned warps = valid >= THREADS ? (THREADS + 31u) / 32u : (valid + 31u) / 32u;
+    if (warps == 0)
+        return x; /* no valid item: CUB leaves the result undefined */
+    T total = s.warp_total[0].get();
+    for (unsigned i = 1; i < warps; ++i)
+        total = op(total, s.warp_total[i].get());
+    return total;
+}
+
+} /* namespace cub_detail */
+} /* namespace simtlab_emu */
+
+namespace cub {
+
+/* ---- BlockReduce ------------------------------------------------------- */
+template <class T, int BLOCK_DIM_X, BlockReduceAlgorithm ALGORITHM = BLOCK_REDUCE_WARP_REDUCTIONS,
+          int BLOCK_DIM_Y = 1, int BLOCK_DIM_Z = 1, int LEGACY_PTX_ARCH = 0>
+class BlockReduce {
+    static_assert(BLOCK_DIM_X >= 1 && BLOCK_DIM_Y >= 1 && BLOCK_DIM_Z >= 1 &&
+                      BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z <= 1024,
+                  "cub::BlockReduce: a block has 1 to 1024 threads");
+    static constexpr unsigned THREADS = BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z;
+    typedef ::simtlab_emu::here here;
+    typedef ::simtlab_emu::cub_detail::block_storage<T, THREADS> storage;
+
+public:
+    struct TempStorage {
+        storage s;
+    };
+
+    /* Without a TempStorage: the block's own __shared__ one. */
+    BlockReduce() : s_(::simtlab_emu::shared_var<TempStorage>([] {}).s) {}
+    BlockReduce(TempStorage &temp_storage) : s_(temp_storage.s) {}
+
+    T Sum(T input, here where = ::simtlab_emu::cub_detail::caller())
+    {
+        ::cub::Sum op;
+        return run(input, op, THREADS, "cub::BlockReduce::Sum", where);
+    }
+    T Sum(T input, int num_valid, here where = ::simtlab_emu::cub_detail::caller())
+    {
+        ::cub::Sum op;
+        return run(input, op, clamp(num_valid), "cub::BlockReduce::Sum", where);
+    }
+    template <int ITEMS_PER_THREAD>
+    T Sum(T (&inputs)[ITEMS_PER_THREAD], here where = ::simtlab_emu::cub_detail::caller())
+    {
+        ::cub::Sum op;
+        return run(thread_fold(inputs, op), op, THREADS, "cub::BlockReduce::Sum", where);
+    }
+    template <class ReductionOp>
+    T Reduce(T input, ReductionOp reduction_op, here where = ::simtlab_emu::cub_detail::caller())
+    {
+        return run(input, reduction_op, THREADS, "cub::BlockReduce::Reduce", where);
+    }
+    template <class ReductionOp>
+    T Reduce(T input, ReductionOp reduction_op, int num_valid, here where = ::simtlab_emu::cub_detail::caller())
+    {
+        return run(input, reduction_op, clamp(num_valid), "cub::BlockReduce::Reduce", where);
+    }
+    template <int ITEMS_PER_THREAD, class ReductionOp>
+    T Reduce(T (&inputs)[ITEMS_PER_THREAD], ReductionOp reduction_op,
+             here where = ::simtlab_emu::cub_detail::caller())
+    {
+        return run(thread_fold(inputs, reduction_op), reduction_op, THREADS, "cub::BlockReduce::Reduce", where);
+    }
+
+private:
+    static unsigned clamp(int num_valid)
+    {
+        return num_valid < 0 ? 0u : static_cast<unsigned>(num_valid) > THREADS ? THREADS
+                                                                               : static_cast<unsigned>(num_valid);
+    }
+    template <int N, class Op>
+    static T thread_fold(T (&inputs)[N], Op &op)
+    {
+        T acc = inputs[0];
+        for (int i = 1; i < N; ++i)
+            acc = op(acc, inputs[i]);
+        return acc;
+    }
+    template <class Op>
+    T run(const T &x, Op &op, unsigned valid, const char *what, here where)
+    {
+        return ::simtlab_emu::cub_detail::block_reduce<T, THREADS, Op>(s_, x, op, valid, what, BLOCK_DIM_X,
+                                                                        BLOCK_DIM_Y, BLOCK_DIM_Z, where);
+    }
+
+    storage &s_;
+};
+
+/* ---- BlockScan --------------------------------------------------------- */
+template <class T, int BLOCK_DIM_X, BlockScanAlgorithm ALGORITHM = BLOCK_SCAN_RAKING, int BLOCK_DIM_Y = 1,
+          int BLOCK_DIM_Z = 1, int LEGACY_PTX_ARCH = 0>
+class BlockScan {
+    static_assert(BLOCK_DIM_X >= 1 && BLOCK_DIM_Y >= 1 && BLOCK_DIM_Z >= 1 &&
+                      BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z <= 1024,
+                  "cub::BlockScan: a block has 1 to 1024 threads");
+    static constexpr unsigned THREADS = BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z;
+    typedef ::simtlab_emu::here here;
+    typedef ::simtlab_emu::cub_detail::block_storage<T, THREADS> storage;
+    typedef ::simtlab_emu::cub_detail::block_scan_result<T> result;
+
+public:
+    struct TempStorage {
+        storage s;
+    };
+
+    BlockScan() : s_(::simtlab_emu::shared_var<TempStorage>([] {}).s) {}
+    BlockScan(TempStorage &temp_storage) : s_(temp_storage.s) {}
+
+    /* ---- one item per thread ---- */
+    void ExclusiveSum(T input, T &output, here where = ::simtlab_emu::cub_detail::caller())
+    {
+        T agg;
+        ExclusiveSum(input, output, agg, where);
+    }
+    void ExclusiveSum(T input, T &output, T &block_aggregate, here where = ::simtlab_emu::cub_detail::caller())
+    {
+        ::cub::Sum op;
+        const result r = scan(input, op, "cub::BlockScan::ExclusiveSum", where);
+        output = r.has_exclusive ? r.exclusive : T{};
+        block_aggregate = r.aggregate;
+    }
+    template <class PrefixCallbackOp>
+    auto ExclusiveSum(T input, T &output, PrefixCallbackOp &prefix_op,
+                      here where = ::simtlab_emu::cub_detail::caller())
+        -> decltype(prefix_op(std::declval<T>()), void())
+    {
+        ::cub::Sum op;
+        const result r = scan(input, op, "cub::BlockScan::ExclusiveSum", where);
+        const T prefix = ::simtlab_emu::cub_detail::block_prefix(s_, r.aggregate, prefix_op, where);
+        output = r.has_exclusive ? op(prefix, r.exclusive) : prefix;
+    }
+    void InclusiveSum(T input, T &output, here where = ::simtlab_emu::cub_detail::caller())
+    {
+        ::cub::Sum op;
+        output = scan(input, op, "cub::BlockScan::InclusiveSum", where).inclusive;
+    }
+    void InclusiveSum(T input, T &output, T &block_aggregate, here where = ::simtlab_emu::cub_detail::caller())
+    {
+        ::cub::Sum op;
+        const result r = scan(input, op, "cub::BlockScan::InclusiveSum", where);
+        output = r.inclusive;
+        block_aggregate = r.aggregate;
+    }
+    template <class PrefixCallbackOp>
+    auto InclusiveSum(T input, T &output, PrefixCallbackOp &prefix_op,
+                      here where = ::simtlab_emu::cub_detail::caller())
+        -> decltype(prefix_op(std::declval<T>()), void())
+    {
+        ::cub::Sum op;
+        const result r = scan(input, op, "cub::BlockScan::InclusiveSum", where);
+        const T prefix = ::simtlab_emu::cub_detail::block_prefix(s_, r.aggregate, prefix_op, where);
+        output = op(prefix, r.inclusive);
+    }
+    /* Without an initial value thread 0's output is undefined in CUB; the
+     * emulator leaves it unchanged. */
+    template <class ScanOp>
+    void ExclusiveScan(T input, T &output, ScanOp scan_op, here where = ::simtlab_emu::cub_detail::caller())
+    {
+        const result r = scan(input, scan_op, "cub::BlockScan::ExclusiveScan", where);
+        if (r.has_exclusive)
+            output = r.exclusive;
+    }
+    template <class ScanOp>
+    void ExclusiveScan(T input, T &output, T initial_value, ScanOp scan_op,
+                       here where = ::simtlab_emu::cub_detail::caller())
+    {
+        const result r = scan(input, scan_op, "cub::BlockScan::ExclusiveScan", where);
+        output = r.has_exclusive ? scan_op(initial_value, r.exclusive) : initial_value;
+    }
+    template <class ScanOp>
+    void ExclusiveScan(T input, T &output, T initial_value, ScanOp scan_op, T &block_aggregate,
+                       here where = ::simtlab_emu::cub_detail::caller())
+    {
+        const result r = scan(input, scan_op, "cub::BlockScan::ExclusiveScan", where);
+        output = r.has_exclusive ? scan_op(initial_value, r.exclusive) : initial_value;
+        block_aggregate = r.aggregate;
+    }
+    template <class ScanOp, class PrefixCallbackOp>
+    auto ExclusiveScan(T input, T &output, ScanOp scan_op, PrefixCallbackOp &prefix_op,
+                       here where = ::simtlab_emu::cub_detail::caller())
+        -> decltype(prefix_op(std::declval<T>()), void())
+    {
+        const result r = scan(input, scan_op, "cub::BlockScan::ExclusiveScan", where);
+        const T prefix = ::simtlab_emu::cub_detail::block_prefix(s_, r.aggregate, prefix_op, where);
+        output = r.has_exclusive ? scan_op(prefix, r.exclusive) : prefix;
+    }
+    template <class ScanOp>
+    void InclusiveScan(T input, T &output, ScanOp scan_op, here where = ::simtlab_emu::cub_detail::caller())
+    {
+        output = scan(input, scan_op, "cub::BlockScan::InclusiveScan", where).inclusive;
+    }
+    template <class ScanOp>
+    void InclusiveScan(T input, T &output, ScanOp scan_op, T &block_aggregate,
+                       here where = ::simtlab_emu::cub_detail::caller())
+    {
+        const result r = scan(input, scan_op, "cub::BlockScan::InclusiveScan", where);
+        output = r.inclusive;
+        block_aggregate = r.aggregate;
+    }
+    template <class ScanOp, class PrefixCallbackOp>
+    auto InclusiveScan(T input, T &output, ScanOp scan_op, PrefixCallbackOp &prefix_op,
+                       here where = ::simtlab_emu::cub_detail::caller())
+        -> decltype(prefix_op(std::declval<T>()), void())
+    {
+        const result r = scan(input, scan_op, "cub::BlockScan::InclusiveScan", where);
+        const T prefix = ::simtlab_emu::cub_detail::block_prefix(s_, r.aggregate, prefix_op, where);
+        output = scan_op(prefix, r.inclusive);
+    }
+
+    /* ---- ITEMS_PER_THREAD items per thread, blocked arrangement ---- */
+    template <int N>
+    void ExclusiveSum(T (&input)[N], T (&output)[N], here where = ::simtlab_emu::cub_detail::caller())
+    {
+        T agg;
+        ExclusiveSum(input, output, agg, where);
+    }
+    template <int N>
+    void ExclusiveSum(T (&input)[N], T (&output)[N], T &block_aggregate,
+                      here where = ::simtlab_emu::cub_detail::caller())
+    {
+        ::cub::Sum op;
+        const result r = scan(thread_fold(input, op), op, "cub::BlockScan::ExclusiveSum", where);
+        T running = r.has_exclusive ? r.exclusive : T{};
+        exclusive_items(input, output, op, running);
+        block_aggregate = r.aggregate;
+    }
+    template <int N, class PrefixCallbackOp>
+    auto ExclusiveSum(T (&input)[N], T (&output)[N], PrefixCallbackOp &prefix_op,
+                      here where = ::simtlab_emu::cub_detail::caller())
+        -> decltype(prefix_op(std::declval<T>()), void())
+    {
+        ::cub::Sum op;
+        const result r = scan(thread_fold(input, op), op, "cub::BlockScan::ExclusiveSum", where);
+        const T prefix = ::simtlab_emu::cub_detail::block_prefix(s_, r.aggregate, prefix_op, where);
+        T running = r.has_exclusive ? op(prefix, r.exclusive) : prefix;
+        exclusive_items(input, output, op, running);
+    }
+    template <int N>
+    void InclusiveSum(T (&input)[N], T (&output)[N], here where = ::simtlab_emu::cub_detail::caller())
+    {
+        T agg;
+        InclusiveSum(input, output, agg, where);
+    }
+    template <int N>
+    void InclusiveSum(T (&input)[N], T (&output)[N], T &block_aggregate,
+                      here where = ::simtlab_emu::cub_detail::caller())
+    {
+        ::cub::Sum op;
+        const result r = scan(thread_fold(input, op), op, "cub::BlockScan::InclusiveSum", where);
+        inclusive_items(input, output, op, r.has_exclusive, r.exclusive);
+        block_aggregate = r.aggregate;
+    }
+    template <int N, class PrefixCallbackOp>
+    auto InclusiveSum(T (&input)[N], T (&output)[N], PrefixCallbackOp &prefix_op,
+                      here where = ::simtlab_emu::cub_detail::caller())
+        -> decltype(prefix_op(std::declval<T>()), void())
+    {
+        ::cub::Sum op;
+        const result r = scan(thread_fold(input, op), op, "cub::BlockScan::InclusiveSum", where);
+        const T prefix = ::simtlab_emu::cub_detail::block_prefix(s_, r.aggregate, prefix_op, where);
+        inclusive_items(input, output, op, true, r.has_exclusive ? op(prefix, r.exclusive) : prefix);
+    }
+    template <int N, class ScanOp>
+    void ExclusiveScan(T (&input)[N], T (&output)[N], T initial_value, ScanOp scan_op,
+                       here where = ::simtlab_emu::cub_detail::caller())
+    {
+        T agg;
+        ExclusiveScan(input, output, initial_value, scan_op, agg, where);
+    }
+    template <int N, class ScanOp>
+    void ExclusiveScan(T (&input)[N], T (&output)[N], T initial_value, ScanOp scan_op, T &block_aggregate,
+                       here where = ::simtlab_emu::cub_detail::caller())
+    {
+        const result r = scan(thread_fold(input, scan_op), scan_op, "cub::BlockScan::ExclusiveScan", where);
+        T running = r.has_exclusive ? scan_op(initial_value, r.exclusive) : initial_value;
+        exclusive_items(input, output, scan_op, running);
+        block_aggregate = r.aggregate;
+    }
+    /* Without an initial value, thread 0's first output is left unchanged. */
+    template <int N, class ScanOp>
+    void ExclusiveScan(T (&input)[N], T (&output)[N], ScanOp scan_op,
+                       here where = ::simtlab_emu::cub_detail::caller())
+    {
+        const result r = scan(thread_fold(input, scan_op), scan_op, "cub::BlockScan::ExclusiveScan", where);
+        if (r.has_exclusive) {
+            T running = r.exclusive;
+            exclusive_items(input, output, scan_op, running);
+            return;
+        }
+        T running = input[0];
+        for (int i = 1; i < N; ++i) {
+            const T next = scan_op(running, input[i]);
+            output[i] = running;
+            running = next;
+        }
+    }
+    template <int N, class ScanOp, class PrefixCallbackOp>
+    auto ExclusiveScan(T (&input)[N], T (&output)[N], ScanOp scan_op, PrefixCallbackOp &prefix_op,
+                       here where = ::simtlab_emu::cub_detail::caller())
+        -> decltype(prefix_op(std::declval<T>()), void())
+    {
+        const result r = scan(thread_fold(input, scan_op), scan_op, "cub::BlockScan::ExclusiveScan", where);
+        const T prefix = ::simtlab_emu::cub_detail::block_prefix(s_, r.aggregate, prefix_op, where);
+        T running = r.has_exclusive ? scan_op(prefix, r.exclusive) : prefix;
+        exclusive_items(input, output, scan_op, running);
+    }
+    template <int N, class ScanOp>
+    void InclusiveScan(T (&input)[N], T (&output)[N], ScanOp scan_op,
+                       here where = ::simtlab_emu::cub_detail::caller())
+    {
+        T agg;
+        InclusiveScan(input, output, scan_op, agg, where);
+    }
+    template <int N, class ScanOp>
+    void InclusiveScan(T (&input)[N], T (&output)[N], ScanOp scan_op, T &block_aggregate,
+                       here where = ::simtlab_emu::cub_detail::caller())
+    {
+        const result r = scan(thread_fold(input, scan_op), scan_op, "cub::BlockScan::InclusiveScan", where);
+        inclusive_items(input, output, scan_op, r.has_exclusive, r.exclusive);
+        block_aggregate = r.aggregate;
+    }
+    template <int N, class ScanOp, class PrefixCallbackOp>
+    auto InclusiveScan(T (&input)[N], T (&output)[N], ScanOp scan_op, PrefixCallbackOp &prefix_op,
+                       here where = ::simtlab_emu::cub_detail::caller())
+        -> decltype(prefix_op(std::declval<T>()), void())
+    {
+        const result r = scan(thread_fold(input, scan_op), scan_op, "cub::BlockScan::InclusiveScan", where);
+        const T prefix = ::simtlab_emu::cub_detail::block_prefix(s_, r.aggregate, prefix_op, where);
+        inclusive_items(input, output, scan_op, true, r.has_exclusive ? scan_op(prefix, r.exclusive) : prefix);
+    }
+
+private:
+    template <int N, class Op>
+    static T thread_fold(T (&inputs)[N], Op &op)
+    {
+        T acc = inputs[0];
+        for (int i = 1; i < N; ++i)
+            acc = op(acc, inputs[i]);
+        return acc;
+    }
+    /* output may alias input: each input is read before its output is written */
+    template <int N, class Op>
+    static void exclusive_items(T (&input)[N], T (&output)[N], Op &op, T running)
+    {
+        for (int i = 0; i < N; ++i) {
+            const T next = op(running, input[i]);
+            output[i] = running;
+            running = next;
+        }
+    }
+    template <int N, class Op>
+    static void inclusive_items(T (&input)[N], T (&output)[N], Op &op, bool has_prefix, const T &prefix)
+    {
+        T running = has_prefix ? op(prefix, input[0]) : input[0];
+        output[0] = running;
+        for (int i = 1; i < N; ++i) {
+            running = op(running, input[i]);
+            output[i] = running;
+        }
+    }
+    template <class Op>
+    result scan(const T &x, Op &op, const char *what, here where)
+    {
+        return ::simtlab_emu::cub_detail::block_scan<T, THREADS, Op>(s_, x, op, what, BLOCK_DIM_X, BLOCK_DIM_Y,
+                                                                      BLOCK_DIM_Z, where);
+    }
+
+    storage &s_;
+};
+
+/* ---- direct loads and stores (block/block_load.cuh, block_store.cuh) ----
+ * Blocked: thread t holds items t*N .. t*N+N-1. Striped: thread t holds
+ * items t, t+BLOCK_THREADS, ... */
+template <class InputT, int N, class InputIteratorT>
+inline void LoadDirectBlocked(int linear_tid, InputIteratorT block_itr, InputT (&items)[N])
+{
+    for (int i = 0; i < N; ++i)
+        items[i] = block_itr[linear_tid * N + i];
+}
+template <class InputT, int N, class InputIteratorT>
+inline void LoadDirectBlocked(int linear_tid, InputIteratorT block_itr, InputT (&items)[N], int valid_items)
+{
+    for (int i = 0; i < N; ++i)
+        if (linear_tid * N + i < valid_items)
+            items[i] = block_itr[linear_tid * N + i];
+}
+template <class InputT, class DefaultT, int N, class InputIteratorT>
+inline void LoadDirectBlocked(int linear_tid, InputIteratorT block_itr, InputT (&items)[N], int valid_items,
+                              DefaultT oob_default)
+{
+    for (int i = 0; i < N; ++i)
+        items[i] = linear_tid * N + i < valid_items ? InputT(block_itr[linear_tid * N + i]) : InputT(oob_default);
+}
+template <int BLOCK_THREADS, class InputT, int N, class InputIteratorT>
+inline void LoadDirectStriped(int linear_tid, InputIteratorT block_itr, InputT (&items)[N])
+{
+    for (int i = 0; i < N; ++i)
+        items[i] = block_itr[linear_tid + i * BLOCK_THREADS];
+}
+template <int BLOCK_THREADS, class InputT, int N, class InputIteratorT>
+inline void LoadDirectStriped(int linear_tid, InputIteratorT block_itr, InputT (&items)[N], int valid_items)
+{
+    for (int i = 0; i < N; ++i)
+        if (linear_tid + i * BLOCK_THREADS < valid_items)
+            items[i] = block_itr[linear_tid + i * BLOCK_THREADS];
+}
+template <int BLOCK_THREADS, class InputT, class DefaultT, int N, class InputIteratorT>
+inline void LoadDirectStriped(int linear_tid, InputIteratorT block_itr, InputT (&items)[N], int valid_items,
+                              DefaultT oob_default)
+{
+    for (int i = 0; i < N; ++i)
+        items[i] = linear_tid + i * BLOCK_THREADS < valid_items ? InputT(block_itr[linear_tid + i * BLOCK_THREADS])
+                                                                : InputT(oob_default);
+}
+template <class T, int N, class OutputIteratorT>
+inline void StoreDirectBlocked(int linear_tid, OutputIteratorT block_itr, T (&items)[N])
+{
+    for (int i = 0; i < N; ++i)
+        block_itr[linear_tid * N + i] = items[i];
+}
+template <class T, int N, class OutputIteratorT>
+inline void StoreDirectBlocked(int linear_tid, OutputIteratorT block_itr, T (&items)[N], int valid_items)
+{
+    for (int i = 0; i < N; ++i)
+        if (linear_tid * N + i < valid_items)
+            block_itr[linear_tid * N + i] = items[i];
+}
+template <int BLOCK_THREADS, class T, int N, class OutputIteratorT>
+inline void StoreDirectStriped(int linear_tid, OutputIteratorT block_itr, T (&items)[N])
+{
+    for (int i = 0; i < N; ++i)
+        block_itr[linear_tid + i * BLOCK_THREADS] = items[i];
+}
+template <int BLOCK_THREADS, class T, int N, class OutputIteratorT>
+inline void StoreDirectStriped(int linear_tid, OutputIteratorT block_itr, T (&items)[N], int valid_items)
+{
+    for (int i = 0; i < N; ++i)
+        if (linear_tid + i * BLOCK_THREADS < valid_items)
+            block_itr[linear_tid + i * BLOCK_THREADS] = items[i];
+}
+
+enum BlockLoadAlgorithm {
+    BLOCK_LOAD_DIRECT,
+    BLOCK_LOAD_STRIPED,
+    BLOCK_LOAD_VECTORIZE,
+    BLOCK_LOAD_TRANSPOSE,
+    BLOCK_LOAD_WARP_TRANSPOSE,
+    BLOCK_LOAD_WARP_TRANSPOSE_TIMESLICED,
+};
+enum BlockStoreAlgorithm {
+    BLOCK_STORE_DIRECT,
+    BLOCK_STORE_STRIPED,
+    BLOCK_STORE_VECTORIZE,
+    BLOCK_STORE_TRANSPOSE,
+    BLOCK_STORE_WARP_TRANSPOSE,
+    BLOCK_STORE_WARP_TRANSPOSE_TIMESLICED,
+};
+
+/* BlockLoad / BlockStore: every algorithm but STRIPED leaves (or takes)
+ * the items in the blocked arrangement, as in CUB; the emulator reads and
+ * writes them there directly (the transposing algorithms exist on a GPU to
+ * coalesce the accesses, which a CPU does not need). The TempStorage is
+ * accepted and unused; a __syncthreads the program puts between uses
+ * costs nothing wrong. */
+template <class T, int BLOCK_DIM_X, int ITEMS_PER_THREAD, BlockLoadAlgorithm ALGORITHM = BLOCK_LOAD_DIRECT,
+          int BLOCK_DIM_Y = 1, int BLOCK_DIM_Z = 1, int LEGACY_PTX_ARCH = 0>
+class BlockLoad {
+    static constexpr int THREADS = BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z;
+
+public:
+    struct TempStorage {
+        unsigned char unused;
+    };
+    BlockLoad() : tid_(RowMajorTid(BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z)) {}
+    BlockLoad(TempStorage &) : tid_(RowMajorTid(BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z)) {}
+
+    template <class InputIteratorT>
+    void Load(InputIteratorT block_itr, T (&items)[ITEMS_PER_THREAD])
+    {
+        if (ALGORITHM == BLOCK_LOAD_STRIPED)
+            LoadDirectStriped<THREADS>(tid_, block_itr, items);
+        else
+            LoadDirectBlocked(tid_, block_itr, items);
+    }
+    template <class InputIteratorT>
+    void Load(InputIteratorT block_itr, T (&items)[ITEMS_PER_THREAD], int valid_items)
+    {
+        if (ALGORITHM == BLOCK_LOAD_STRIPED)
+            LoadDirectStriped<THREADS>(tid_, block_itr, items, valid_items);
+        else
+            LoadDirectBlocked(tid_, block_itr, items, valid_items);
+    }
+    template <class InputIteratorT, class DefaultT>
+    void Load(InputIteratorT block_itr, T (&items)[ITEMS_PER_THREAD], int valid_items, DefaultT oob_default)
+    {
+        if (ALGORITHM == BLOCK_LOAD_STRIPED)
+            LoadDirectStriped<THREADS>(tid_, block_itr, items, valid_items, oob_default);
+        else
+            LoadDirectBlocked(tid_, block_itr, items, valid_items, oob_default);
+    }
+
+private:
+    int tid_;
+};
+
+template <class T, int BLOCK_DIM_X, int ITEMS_PER_THREAD, BlockStoreAlgorithm ALGORITHM = BLOCK_STORE_DIRECT,
+          int BLOCK_DIM_Y = 1, int BLOCK_DIM_Z = 1, int LEGACY_PTX_ARCH = 0>
+class BlockStore {
+    static constexpr int THREADS = BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z;
+
+public:
+    struct TempStorage {
+        unsigned char unused;
+    };
+    BlockStore() : tid_(RowMajorTid(BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z)) {}
+    BlockStore(TempStorage &) : tid_(RowMajorTid(BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z)) {}
+
+    template <class OutputIteratorT>
+    void Store(OutputIteratorT block_itr, T (&items)[ITEMS_PER_THREAD])
+    {
+        if (ALGORITHM == BLOCK_STORE_STRIPED)
+            StoreDirectStriped<THREADS>(tid_, block_itr, items);
+        else
+            StoreDirectBlocked(tid_, block_itr, items);
+    }
+    template <class OutputIteratorT>
+    void Store(OutputIteratorT block_itr, T (&items)[ITEMS_PER_THREAD], int valid_items)
+    {
+        if (ALGORITHM == BLOCK_STORE_STRIPED)
+            StoreDirectStriped<THREADS>(tid_, block_itr, items, valid_items);
+        else
+            StoreDirectBlocked(tid_, block_itr, items, valid_items);
+    }
+
+private:
+    int tid_;
+};
+
+} /* namespace cub */
+
+#endif /* SIMTLAB_EMU_CUB_BLOCK_HPP */

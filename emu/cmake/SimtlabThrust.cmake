@@ -4,9 +4,9 @@
 # puts it in /usr/include, a system directory that comes after the toolkit
 # guard (whose thrust/ files are #errors) and that GCC will not move ahead
 # with -I; so a directory holding one link, thrust/, goes on the include
-# path just ahead of the guard instead. CUB is left out: its algorithms are
-# CUDA code, which the CPP system never uses, and <cub/...> stays a guard
-# #error.
+# path just ahead of the guard instead. Debian's CUB is left out: its
+# algorithms are CUDA code, which the CPP system never uses; <cub/...> is
+# the emulator's own CUB (emu/include/cub, emu/README.md "CUB").
 #
 # Sets the global properties SIMTLAB_EMU_THRUST_SHIM (that directory, made
 # whether or not Thrust is installed: slcc checks at each build whether the

@@ -170,11 +170,6 @@ CBLAS_TRANSPOSE to_cblas(cublasOperation_t op)
     return op == CUBLAS_OP_N ? CblasNoTrans : CblasTrans;
 }
 
-/* The shape of one GEMM, in the terms of the stored matrices. */
-struct gemm_shape {
-    int rows_a, cols_a, rows_b, cols_b;
-};
-
 cublasStatus_t check_gemm(const char *api, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
                           int lda, int ldb, int ldc, gemm_shape *shape)
 {
@@ -205,14 +200,9 @@ std::size_t batch_extent(std::size_t one, long long stride, int count)
 
 /* A strided batch of GEMMs (count 1, strides 0: one GEMM): every matrix of
  * it inside one allocation. */
-struct gemm_batch {
-    long long stride_a, stride_b, stride_c;
-    int count;
-};
-
 cublasStatus_t check_gemm_memory(const char *api, const gemm_shape &s, int m, int n, int k, const void *A, int lda,
                                  const void *B, int ldb, const void *C, int ldc, std::size_t ab_bytes,
-                                 std::size_t c_bytes, const gemm_batch &batch = {0, 0, 0, 1})
+                                 std::size_t c_bytes, const gemm_batch &batch)
 {
     cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
     if (m > 0 && n > 0 && k > 0) {
@@ -236,7 +226,7 @@ cublasStatus_t check_batch(const char *api, const gemm_batch &b)
 
 std::size_t type_bytes(cudaDataType t)
 {
-    return t == CUDA_R_32F ? 4 : 2;
+    return t == CUDA_R_64F ? 8 : t == CUDA_R_32F ? 4 : 2;
 }
 
 float element_to_float(const void *base, std::size_t i, cudaDataType t)
@@ -276,9 +266,43 @@ bool float_compute(cublasComputeType_t compute)
            compute == CUBLAS_COMPUTE_32F_FAST_TF32;
 }
 
-cublasStatus_t check_gemm_ex_types(const char *api, cudaDataType a, cudaDataType b, cudaDataType c,
-                                   cublasComputeType_t compute)
+/* What a GEMM computes in: the scalars' type and the arithmetic. */
+enum class gemm_kind { f32, f16, f64 };
+
+bool is_16f_compute(cublasComputeType_t c)
 {
+    return c == CUBLAS_COMPUTE_16F || c == CUBLAS_COMPUTE_16F_PEDANTIC;
+}
+
+bool is_64f_compute(cublasComputeType_t c)
+{
+    return c == CUBLAS_COMPUTE_64F || c == CUBLAS_COMPUTE_64F_PEDANTIC;
+}
+
+/* The type combinations of cublasGemmEx the emulator computes (cublas_api.h). */
+cublasStatus_t check_gemm_ex_types(const char *api, cudaDataType a, cudaDataType b, cudaDataType c,
+                                   cublasComputeType_t compute, gemm_kind *kind)
+{
+    if (is_16f_compute(compute) || is_64f_compute(compute)) {
+        const bool half = is_16f_compute(compute);
+        const cudaDataType want = half ? CUDA_R_16F : CUDA_R_64F;
+        if (a != want || b != want || c != want)
+            return not_supported("%s: with computeType %s, Atype, Btype and Ctype must all be %s (got %d, %d, %d)",
+                                 api,
+                           half ? "CUBLAS_COMPUTE_16F" : "CUBLAS_COMPUTE_64F", half ? "CUDA_R_16F" : "CUDA_R_64F",
+                           static_cast<int>(a), static_cast<int>(b), static_cast<int>(c));
+        *kind = half ? gemm_kind::f16 : gemm_kind::f64;
+        return CUBLAS_STATUS_SUCCESS;
+    }
+    if (static_cast<int>(compute) >= 0 && static_cast<int>(compute) < CUBLAS_COMPUTE_16F)
+        return invalid("%s: computeType %d is a cudaDataType (CUDA 10's form); pass a cublasComputeType_t such as "
+                       "CUBLAS_COMPUTE_32F (C++ code gets the toolkit's overload that maps it)",
+                       api, static_cast<int>(compute));
+    if (!float_compute(compute))
+        return not_supported("%s: computeType %d is not supported by the emulator: it computes CUBLAS_COMPUTE_32F "
+                             "and its _PEDANTIC, _FAST_16F, _FAST_16BF and _FAST_TF32 variants in float, "
+                             "CUBLAS_COMPUTE_16F (rounded once to half) and CUBLAS_COMPUTE_64F",
+                             api, static_cast<int>(compute));
     bool input_ok = a == CUDA_R_16F || a == CUDA_R_16BF || a == CUDA_R_32F;
     if (!input_ok || a != b)
         return invalid("%s: Atype %d and Btype %d must be the same type, one of CUDA_R_16F, CUDA_R_16BF, "
@@ -286,10 +310,7 @@ cublasStatus_t check_gemm_ex_types(const char *api, cudaDataType a, cudaDataType
                        api, static_cast<int>(a), static_cast<int>(b));
     if (c != CUDA_R_32F && c != a)
         return invalid("%s: Ctype %d must be CUDA_R_32F or the same as Atype", api, static_cast<int>(c));
-    if (!float_compute(compute))
-        return not_supported("%s: computeType %d is not supported by the emulator: it computes in float, for "
-                             "CUBLAS_COMPUTE_32F and its _PEDANTIC, _FAST_16F, _FAST_16BF and _FAST_TF32 variants",
-                             api, static_cast<int>(compute));
+    *kind = gemm_kind::f32;
     return CUBLAS_STATUS_SUCCESS;
 }
 
@@ -417,145 +438,6 @@ cublasStatus_t cublasGetMathMode(cublasHandle_t handle, cublasMath_t *mode)
     return CUBLAS_STATUS_SUCCESS;
 }
 
-/* ---- level 1 ----------------------------------------------------------- */
-
-cublasStatus_t cublasSaxpy(cublasHandle_t handle, int n, const float *alpha, const float *x, int incx, float *y,
-                           int incy)
-{
-    const char *api = "cublasSaxpy";
-    cublasStatus_t st;
-    if ((st = check_handle(handle, api)) || (st = check_host_scalar(alpha, api, "alpha")))
-        return st;
-    if (n <= 0)
-        return CUBLAS_STATUS_SUCCESS;
-    if ((st = check_device(x, vector_extent(n, incx), sizeof(float), api, "x")) ||
-        (st = check_device(y, vector_extent(n, incy), sizeof(float), api, "y")))
-        return st;
-    runtime::device_access open(x, y);
-    cblas_saxpy(n, *alpha, x, incx, y, incy);
-    return CUBLAS_STATUS_SUCCESS;
-}
-
-cublasStatus_t cublasSscal(cublasHandle_t handle, int n, const float *alpha, float *x, int incx)
-{
-    const char *api = "cublasSscal";
-    cublasStatus_t st;
-    if ((st = check_handle(handle, api)) || (st = check_host_scalar(alpha, api, "alpha")))
-        return st;
-    if (n <= 0 || incx <= 0) /* cuBLAS returns at once here */
-        return CUBLAS_STATUS_SUCCESS;
-    if ((st = check_device(x, vector_extent(n, incx), sizeof(float), api, "x")))
-        return st;
-    runtime::device_access open(x);
-    cblas_sscal(n, *alpha, x, incx);
-    return CUBLAS_STATUS_SUCCESS;
-}
-
-cublasStatus_t cublasSdot(cublasHandle_t handle, int n, const float *x, int incx, const float *y, int incy,
-                          float *result)
-{
-    const char *api = "cublasSdot";
-    cublasStatus_t st;
-    if ((st = check_handle(handle, api)) || (st = check_host_scalar(result, api, "result")))
-        return st;
-    *result = 0.0f;
-    if (n <= 0)
-        return CUBLAS_STATUS_SUCCESS;
-    if ((st = check_device(x, vector_extent(n, incx), sizeof(float), api, "x")) ||
-        (st = check_device(y, vector_extent(n, incy), sizeof(float), api, "y")))
-        return st;
-    runtime::device_access open(x, y);
-    *result = cblas_sdot(n, x, incx, y, incy);
-    return CUBLAS_STATUS_SUCCESS;
-}
-
-cublasStatus_t cublasSasum(cublasHandle_t handle, int n, const float *x, int incx, float *result)
-{
-    const char *api = "cublasSasum";
-    cublasStatus_t st;
-    if ((st = check_handle(handle, api)) || (st = check_host_scalar(result, api, "result")))
-        return st;
-    *result = 0.0f;
-    if (n <= 0 || incx <= 0)
-        return CUBLAS_STATUS_SUCCESS;
-    if ((st = check_device(x, vector_extent(n, incx), sizeof(float), api, "x")))
-        return st;
-    runtime::device_access open(x);
-    *result = cblas_sasum(n, x, incx);
-    return CUBLAS_STATUS_SUCCESS;
-}
-
-cublasStatus_t cublasIsamax(cublasHandle_t handle, int n, const float *x, int incx, int *result)
-{
-    const char *api = "cublasIsamax";
-    cublasStatus_t st;
-    if ((st = check_handle(handle, api)) || (st = check_host_scalar(result, api, "result")))
-        return st;
-    *result = 0;
-    if (n <= 0 || incx <= 0)
-        return CUBLAS_STATUS_SUCCESS;
-    if ((st = check_device(x, vector_extent(n, incx), sizeof(float), api, "x")))
-        return st;
-    runtime::device_access open(x);
-    *result = static_cast<int>(cblas_isamax(n, x, incx)) + 1; /* CBLAS counts from 0, cuBLAS from 1 */
-    return CUBLAS_STATUS_SUCCESS;
-}
-
-} /* extern "C" */
-
-/* ---- level 2 ----------------------------------------------------------- */
-
-namespace {
-
-/* y = alpha * op(A) x + beta * y, A m x n column-major; one body for both
- * precisions, checked as cuBLAS checks them, computed by CBLAS. */
-template <class T, class Gemv>
-cublasStatus_t gemv(const char *api, cublasHandle_t handle, cublasOperation_t trans, int m, int n, const T *alpha,
-                    const T *A, int lda, const T *x, int incx, const T *beta, T *y, int incy, Gemv cblas_gemv)
-{
-    cublasStatus_t st;
-    if ((st = check_handle(handle, api)))
-        return st;
-    if (!valid_op(trans))
-        return invalid("%s: trans must be CUBLAS_OP_N, CUBLAS_OP_T or CUBLAS_OP_C (got %d)", api,
-                       static_cast<int>(trans));
-    if (m < 0 || n < 0)
-        return invalid("%s: m and n must not be negative (got %d, %d)", api, m, n);
-    if (lda < std::max(1, m))
-        return invalid("%s: lda %d is less than m = %d (column-major)", api, lda, m);
-    if (incx == 0 || incy == 0)
-        return invalid("%s: incx and incy must not be 0 (got %d, %d)", api, incx, incy);
-    if ((st = check_host_scalar(alpha, api, "alpha")) || (st = check_host_scalar(beta, api, "beta")))
-        return st;
-    if (m == 0 || n == 0)
-        return CUBLAS_STATUS_SUCCESS;
-    const int xlen = trans == CUBLAS_OP_N ? n : m, ylen = trans == CUBLAS_OP_N ? m : n;
-    if ((st = check_device(A, matrix_extent(m, n, lda), sizeof(T), api, "A")) ||
-        (st = check_device(x, vector_extent(xlen, incx), sizeof(T), api, "x")) ||
-        (st = check_device(y, vector_extent(ylen, incy), sizeof(T), api, "y")))
-        return st;
-    runtime::device_access open(A, x, y);
-    cblas_gemv(CblasColMajor, to_cblas(trans), m, n, *alpha, A, lda, x, incx, *beta, y, incy);
-    return CUBLAS_STATUS_SUCCESS;
-}
-
-} /* namespace */
-
-extern "C" {
-
-cublasStatus_t cublasSgemv(cublasHandle_t handle, cublasOperation_t trans, int m, int n, const float *alpha,
-                           const float *A, int lda, const float *x, int incx, const float *beta, float *y, int incy)
-{
-    return gemv("cublasSgemv", handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy, cblas_sgemv);
-}
-
-cublasStatus_t cublasDgemv(cublasHandle_t handle, cublasOperation_t trans, int m, int n, const double *alpha,
-                           const double *A, int lda, const double *x, int incx, const double *beta, double *y,
-                           int incy)
-{
-    return gemv("cublasDgemv", handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy, cblas_dgemv);
-}
-
 } /* extern "C" */
 
 /* ---- level 3 ----------------------------------------------------------- */
@@ -589,48 +471,173 @@ const void *byte_offset(const void *p, long long elements, std::size_t elem_byte
     return static_cast<const char *>(p) + elements * static_cast<long long>(elem_bytes);
 }
 
+/* One GEMM of cublasGemmEx's kinds, on open memory. */
+struct gemm_ex_args {
+    cublasOperation_t transa, transb;
+    int m, n, k, lda, ldb, ldc;
+    gemm_shape s;
+    cudaDataType atype, ctype;
+    gemm_kind kind;
+    const void *alpha, *beta;
+};
+
+void gemm_ex_one(const gemm_ex_args &g, const void *A, const void *B, void *C)
+{
+    if (g.kind == gemm_kind::f64) {
+        cblas_dgemm(CblasColMajor, to_cblas(g.transa), to_cblas(g.transb), g.m, g.n, g.k,
+                    *static_cast<const double *>(g.alpha), static_cast<const double *>(A), g.lda,
+                    static_cast<const double *>(B), g.ldb, *static_cast<const double *>(g.beta),
+                    static_cast<double *>(C), g.ldc);
+        return;
+    }
+    /* float arithmetic on exact conversions of the inputs; each result
+     * rounded once to C's type */
+    float alpha_f, beta_f;
+    if (g.kind == gemm_kind::f16) {
+        alpha_f = simtlab_half_bits_to_float(*static_cast<const unsigned short *>(g.alpha));
+        beta_f = simtlab_half_bits_to_float(*static_cast<const unsigned short *>(g.beta));
+    } else {
+        alpha_f = *static_cast<const float *>(g.alpha), beta_f = *static_cast<const float *>(g.beta);
+    }
+    std::vector<float> a, b, c;
+    if (g.k > 0) {
+        a = to_float_matrix(A, g.atype, g.s.rows_a, g.s.cols_a, g.lda);
+        b = to_float_matrix(B, g.atype, g.s.rows_b, g.s.cols_b, g.ldb);
+    } else {
+        a.assign(1, 0.0f), b.assign(1, 0.0f); /* never read: k == 0 */
+    }
+    c = to_float_matrix(C, g.ctype, g.m, g.n, g.ldc);
+    cblas_sgemm(CblasColMajor, to_cblas(g.transa), to_cblas(g.transb), g.m, g.n, g.k, alpha_f, a.data(),
+                std::max(1, g.s.rows_a), b.data(), std::max(1, g.s.rows_b), beta_f, c.data(), g.m);
+    for (int j = 0; j < g.n; ++j)
+        for (int r = 0; r < g.m; ++r)
+            store_element(C, static_cast<std::size_t>(j) * g.ldc + r, g.ctype,
+                          c[static_cast<std::size_t>(j) * g.m + r]);
+}
+
+/* The checks every cublasGemmEx form shares; fills g. */
+cublasStatus_t check_gemm_ex(const char *api, cublasHandle_t handle, cublasOperation_t transa,
+                             cublasOperation_t transb, int m, int n, int k, const void *alpha, cudaDataType Atype,
+                             int lda, cudaDataType Btype, int ldb, const void *beta, cudaDataType Ctype, int ldc,
+                             cublasComputeType_t computeType, int count, gemm_ex_args *g)
+{
+    cublasStatus_t st;
+    if ((st = check_handle(handle, api)) ||
+        (st = check_gemm_ex_types(api, Atype, Btype, Ctype, computeType, &g->kind)) ||
+        (st = check_gemm(api, transa, transb, m, n, k, lda, ldb, ldc, &g->s)) ||
+        (st = check_batch(api, {0, 0, 0, count})) || (st = check_host_scalar(alpha, api, "alpha")) ||
+        (st = check_host_scalar(beta, api, "beta")))
+        return st;
+    g->transa = transa, g->transb = transb, g->m = m, g->n = n, g->k = k;
+    g->lda = lda, g->ldb = ldb, g->ldc = ldc, g->atype = Atype, g->ctype = Ctype;
+    g->alpha = alpha, g->beta = beta;
+    return CUBLAS_STATUS_SUCCESS;
+}
+
 cublasStatus_t gemm_ex_batched(const char *api, cublasHandle_t handle, cublasOperation_t transa,
                                cublasOperation_t transb, int m, int n, int k, const void *alpha, const void *A,
                                cudaDataType Atype, int lda, const void *B, cudaDataType Btype, int ldb,
                                const void *beta, void *C, cudaDataType Ctype, int ldc,
                                cublasComputeType_t computeType, const gemm_batch &batch)
 {
-    gemm_shape s;
+    gemm_ex_args g;
     cublasStatus_t st;
-    if ((st = check_handle(handle, api)) || (st = check_gemm_ex_types(api, Atype, Btype, Ctype, computeType)) ||
-        (st = check_gemm(api, transa, transb, m, n, k, lda, ldb, ldc, &s)) || (st = check_batch(api, batch)) ||
-        (st = check_host_scalar(alpha, api, "alpha")) || (st = check_host_scalar(beta, api, "beta")))
+    if ((st = check_gemm_ex(api, handle, transa, transb, m, n, k, alpha, Atype, lda, Btype, ldb, beta, Ctype, ldc,
+                            computeType, batch.count, &g)) ||
+        (st = check_batch(api, batch)))
         return st;
     if (m == 0 || n == 0 || batch.count == 0)
         return CUBLAS_STATUS_SUCCESS;
-    if ((st = check_gemm_memory(api, s, m, n, k, A, lda, B, ldb, C, ldc, type_bytes(Atype), type_bytes(Ctype),
+    if ((st = check_gemm_memory(api, g.s, m, n, k, A, lda, B, ldb, C, ldc, type_bytes(Atype), type_bytes(Ctype),
                                 batch)))
         return st;
     runtime::device_access open(A, B, C);
-    float alpha_f = *static_cast<const float *>(alpha), beta_f = *static_cast<const float *>(beta);
-    for (int i = 0; i < batch.count; ++i) {
-        const void *Ai = byte_offset(A, i * batch.stride_a, type_bytes(Atype));
-        const void *Bi = byte_offset(B, i * batch.stride_b, type_bytes(Btype));
-        void *Ci = const_cast<void *>(byte_offset(C, i * batch.stride_c, type_bytes(Ctype)));
-        std::vector<float> a, b, c;
-        if (k > 0) {
-            a = to_float_matrix(Ai, Atype, s.rows_a, s.cols_a, lda);
-            b = to_float_matrix(Bi, Btype, s.rows_b, s.cols_b, ldb);
-        } else {
-            a.assign(1, 0.0f), b.assign(1, 0.0f); /* never read: k == 0 */
+    for (int i = 0; i < batch.count; ++i)
+        gemm_ex_one(g, byte_offset(A, i * batch.stride_a, type_bytes(Atype)),
+                    byte_offset(B, i * batch.stride_b, type_bytes(Btype)),
+                    const_cast<void *>(byte_offset(C, i * batch.stride_c, type_bytes(Ctype))));
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+/* batchCount GEMMs on matrices whose addresses are in device arrays: every
+ * matrix is checked before any is computed. */
+cublasStatus_t gemm_ex_pointers(const char *api, cublasHandle_t handle, cublasOperation_t transa,
+                                cublasOperation_t transb, int m, int n, int k, const void *alpha,
+                                const void *const *Aarray, cudaDataType Atype, int lda, const void *const *Barray,
+                                cudaDataType Btype, int ldb, const void *beta, void *const *Carray,
+                                cudaDataType Ctype, int ldc, int batchCount, cublasComputeType_t computeType)
+{
+    gemm_ex_args g;
+    cublasStatus_t st;
+    if ((st = check_gemm_ex(api, handle, transa, transb, m, n, k, alpha, Atype, lda, Btype, ldb, beta, Ctype, ldc,
+                            computeType, batchCount, &g)))
+        return st;
+    if (m == 0 || n == 0 || batchCount == 0)
+        return CUBLAS_STATUS_SUCCESS;
+    const bool reads_ab = k > 0;
+    const std::size_t count = static_cast<std::size_t>(batchCount);
+    if ((reads_ab && ((st = check_device(Aarray, count, sizeof(void *), api, "Aarray")) ||
+                      (st = check_device(Barray, count, sizeof(void *), api, "Barray")))) ||
+        (st = check_device(Carray, count, sizeof(void *), api, "Carray")))
+        return st;
+    std::vector<const void *> a(count), b(count);
+    std::vector<void *> c(count);
+    {
+        runtime::device_access open(reads_ab ? Aarray : nullptr, reads_ab ? Barray : nullptr, Carray);
+        for (std::size_t i = 0; i < count; ++i) {
+            a[i] = reads_ab ? Aarray[i] : nullptr, b[i] = reads_ab ? Barray[i] : nullptr;
+            c[i] = Carray[i];
         }
-        c = to_float_matrix(Ci, Ctype, m, n, ldc);
-        cblas_sgemm(CblasColMajor, to_cblas(transa), to_cblas(transb), m, n, k, alpha_f, a.data(),
-                    std::max(1, s.rows_a), b.data(), std::max(1, s.rows_b), beta_f, c.data(), m);
-        for (int j = 0; j < n; ++j)
-            for (int r = 0; r < m; ++r)
-                store_element(Ci, static_cast<std::size_t>(j) * ldc + r, Ctype,
-                                 c[static_cast<std::size_t>(j) * m + r]);
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+        char item[160];
+        std::snprintf(item, sizeof item, "%s (batch item %zu)", api, i);
+        if ((st = check_gemm_memory(item, g.s, m, n, k, a[i], lda, b[i], ldb, c[i], ldc, type_bytes(Atype),
+                                    type_bytes(Ctype))))
+            return st;
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+        runtime::device_access open(a[i], b[i], c[i]);
+        gemm_ex_one(g, a[i], b[i], c[i]);
     }
     return CUBLAS_STATUS_SUCCESS;
 }
 
 } /* namespace */
+
+namespace simtlab_emu {
+
+/* The toolkit header's mapping of a cudaDataType compute type (CUDA 10's
+ * GEMM calls) to a cublasComputeType_t. */
+cublasStatus_t cublas_compute_from_data_type(cublasHandle_t handle, cudaDataType type, cublasComputeType_t *compute)
+{
+    cublasMath_t mode = CUBLAS_DEFAULT_MATH;
+    if (cublasStatus_t st = cublasGetMathMode(handle, &mode))
+        return st;
+    const bool pedantic = (static_cast<int>(mode) & 0xf) == CUBLAS_PEDANTIC_MATH;
+    switch (type) {
+    case CUDA_R_32F:
+    case CUDA_C_32F:
+        *compute = pedantic ? CUBLAS_COMPUTE_32F_PEDANTIC : CUBLAS_COMPUTE_32F;
+        return CUBLAS_STATUS_SUCCESS;
+    case CUDA_R_64F:
+    case CUDA_C_64F:
+        *compute = pedantic ? CUBLAS_COMPUTE_64F_PEDANTIC : CUBLAS_COMPUTE_64F;
+        return CUBLAS_STATUS_SUCCESS;
+    case CUDA_R_16F:
+        *compute = pedantic ? CUBLAS_COMPUTE_16F_PEDANTIC : CUBLAS_COMPUTE_16F;
+        return CUBLAS_STATUS_SUCCESS;
+    case CUDA_R_32I:
+        *compute = pedantic ? CUBLAS_COMPUTE_32I_PEDANTIC : CUBLAS_COMPUTE_32I;
+        return CUBLAS_STATUS_SUCCESS;
+    default:
+        return not_supported("cublasGemmEx: cudaDataType %d as computeType has no cublasComputeType_t "
+                             "(CUDA_R_32F, CUDA_C_32F, CUDA_R_64F, CUDA_C_64F, CUDA_R_16F, CUDA_R_32I do)",
+                             static_cast<int>(type));
+    }
+}
+
+} /* namespace simtlab_emu */
 
 extern "C" {
 
@@ -642,6 +649,22 @@ cublasStatus_t cublasSgemm(cublasHandle_t handle, cublasOperation_t transa, cubl
                          {0, 0, 0, 1});
 }
 
+cublasStatus_t cublasDgemm(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
+                           int k, const double *alpha, const double *A, int lda, const double *B, int ldb,
+                           const double *beta, double *C, int ldc)
+{
+    return gemm_ex_batched("cublasDgemm", handle, transa, transb, m, n, k, alpha, A, CUDA_R_64F, lda, B, CUDA_R_64F,
+                           ldb, beta, C, CUDA_R_64F, ldc, CUBLAS_COMPUTE_64F, {0, 0, 0, 1});
+}
+
+cublasStatus_t cublasHgemm(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
+                           int k, const __half *alpha, const __half *A, int lda, const __half *B, int ldb,
+                           const __half *beta, __half *C, int ldc)
+{
+    return gemm_ex_batched("cublasHgemm", handle, transa, transb, m, n, k, alpha, A, CUDA_R_16F, lda, B, CUDA_R_16F,
+                           ldb, beta, C, CUDA_R_16F, ldc, CUBLAS_COMPUTE_16F, {0, 0, 0, 1});
+}
+
 cublasStatus_t cublasSgemmStridedBatched(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb,
                                          int m, int n, int k, const float *alpha, const float *A, int lda,
                                          long long int strideA, const float *B, int ldb, long long int strideB,
@@ -649,6 +672,28 @@ cublasStatus_t cublasSgemmStridedBatched(cublasHandle_t handle, cublasOperation_
 {
     return sgemm_batched("cublasSgemmStridedBatched", handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta,
                          C, ldc, {strideA, strideB, strideC, batchCount});
+}
+
+cublasStatus_t cublasDgemmStridedBatched(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb,
+                                         int m, int n, int k, const double *alpha, const double *A, int lda,
+                                         long long int strideA, const double *B, int ldb, long long int strideB,
+                                         const double *beta, double *C, int ldc, long long int strideC,
+                                         int batchCount)
+{
+    return gemm_ex_batched("cublasDgemmStridedBatched", handle, transa, transb, m, n, k, alpha, A, CUDA_R_64F, lda,
+                           B, CUDA_R_64F, ldb, beta, C, CUDA_R_64F, ldc, CUBLAS_COMPUTE_64F,
+                           {strideA, strideB, strideC, batchCount});
+}
+
+cublasStatus_t cublasHgemmStridedBatched(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb,
+                                         int m, int n, int k, const __half *alpha, const __half *A, int lda,
+                                         long long int strideA, const __half *B, int ldb, long long int strideB,
+                                         const __half *beta, __half *C, int ldc, long long int strideC,
+                                         int batchCount)
+{
+    return gemm_ex_batched("cublasHgemmStridedBatched", handle, transa, transb, m, n, k, alpha, A, CUDA_R_16F, lda,
+                           B, CUDA_R_16F, ldb, beta, C, CUDA_R_16F, ldc, CUBLAS_COMPUTE_16F,
+                           {strideA, strideB, strideC, batchCount});
 }
 
 cublasStatus_t cublasGemmEx(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
@@ -671,6 +716,53 @@ cublasStatus_t cublasGemmStridedBatchedEx(cublasHandle_t handle, cublasOperation
     (void)algo;
     return gemm_ex_batched("cublasGemmStridedBatchedEx", handle, transa, transb, m, n, k, alpha, A, Atype, lda, B,
                            Btype, ldb, beta, C, Ctype, ldc, computeType, {strideA, strideB, strideC, batchCount});
+}
+
+cublasStatus_t cublasSgemmBatched(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m,
+                                  int n, int k, const float *alpha, const float *const Aarray[], int lda,
+                                  const float *const Barray[], int ldb, const float *beta, float *const Carray[],
+                                  int ldc, int batchCount)
+{
+    return gemm_ex_pointers("cublasSgemmBatched", handle, transa, transb, m, n, k, alpha,
+                            reinterpret_cast<const void *const *>(Aarray), CUDA_R_32F, lda,
+                            reinterpret_cast<const void *const *>(Barray), CUDA_R_32F, ldb, beta,
+                            reinterpret_cast<void *const *>(Carray), CUDA_R_32F, ldc, batchCount,
+                            CUBLAS_COMPUTE_32F);
+}
+
+cublasStatus_t cublasDgemmBatched(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m,
+                                  int n, int k, const double *alpha, const double *const Aarray[], int lda,
+                                  const double *const Barray[], int ldb, const double *beta, double *const Carray[],
+                                  int ldc, int batchCount)
+{
+    return gemm_ex_pointers("cublasDgemmBatched", handle, transa, transb, m, n, k, alpha,
+                            reinterpret_cast<const void *const *>(Aarray), CUDA_R_64F, lda,
+                            reinterpret_cast<const void *const *>(Barray), CUDA_R_64F, ldb, beta,
+                            reinterpret_cast<void *const *>(Carray), CUDA_R_64F, ldc, batchCount,
+                            CUBLAS_COMPUTE_64F);
+}
+
+cublasStatus_t cublasHgemmBatched(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m,
+                                  int n, int k, const __half *alpha, const __half *const Aarray[], int lda,
+                                  const __half *const Barray[], int ldb, const __half *beta, __half *const Carray[],
+                                  int ldc, int batchCount)
+{
+    return gemm_ex_pointers("cublasHgemmBatched", handle, transa, transb, m, n, k, alpha,
+                            reinterpret_cast<const void *const *>(Aarray), CUDA_R_16F, lda,
+                            reinterpret_cast<const void *const *>(Barray), CUDA_R_16F, ldb, beta,
+                            reinterpret_cast<void *const *>(Carray), CUDA_R_16F, ldc, batchCount,
+                            CUBLAS_COMPUTE_16F);
+}
+
+cublasStatus_t cublasGemmBatchedEx(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m,
+                                   int n, int k, const void *alpha, const void *const Aarray[], cudaDataType Atype,
+                                   int lda, const void *const Barray[], cudaDataType Btype, int ldb,
+                                   const void *beta, void *const Carray[], cudaDataType Ctype, int ldc,
+                                   int batchCount, cublasComputeType_t computeType, cublasGemmAlgo_t algo)
+{
+    (void)algo;
+    return gemm_ex_pointers("cublasGemmBatchedEx", handle, transa, transb, m, n, k, alpha, Aarray, Atype, lda, Barray,
+                            Btype, ldb, beta, Carray, Ctype, ldc, batchCount, computeType);
 }
 
 } /* extern "C" */

@@ -34,13 +34,36 @@ cublasStatus_t check_device(const void *p, std::size_t elements, std::size_t ele
 /* A host-mode scalar: present and not in device memory. */
 cublasStatus_t check_host_scalar(const void *p, const char *api, const char *name);
 
+/* A live handle in a usable context. */
+cublasStatus_t check_handle(cublasHandle_t h, const char *api);
+/* Elements spanned by n elements inc apart (either sign). */
+std::size_t vector_extent(int n, int inc);
+
+/* The shape of one GEMM, in the terms of the stored matrices. */
+struct gemm_shape {
+    int rows_a, cols_a, rows_b, cols_b;
+};
+/* transa/transb, m, n, k, lda, ldb, ldc as cuBLAS checks them. */
+cublasStatus_t check_gemm(const char *api, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
+                          int lda, int ldb, int ldc, gemm_shape *shape);
+/* A strided batch of GEMMs (count 1, strides 0: one GEMM). */
+struct gemm_batch {
+    long long stride_a, stride_b, stride_c;
+    int count;
+};
+cublasStatus_t check_batch(const char *api, const gemm_batch &b);
+/* Every matrix of the batch inside one allocation. */
+cublasStatus_t check_gemm_memory(const char *api, const gemm_shape &s, int m, int n, int k, const void *A, int lda,
+                                 const void *B, int ldb, const void *C, int ldc, std::size_t ab_bytes,
+                                 std::size_t c_bytes, const gemm_batch &batch = {0, 0, 0, 1});
+
 bool valid_op(cublasOperation_t op);
 CBLAS_TRANSPOSE to_cblas(cublasOperation_t op);
 
 /* CUBLAS_COMPUTE_32F and the variants the emulator computes in float. */
 bool float_compute(cublasComputeType_t compute);
 
-/* Bytes of one element of CUDA_R_32F, CUDA_R_16F or CUDA_R_16BF. */
+/* Bytes of one element of CUDA_R_64F, CUDA_R_32F, CUDA_R_16F or CUDA_R_16BF. */
 std::size_t type_bytes(cudaDataType t);
 /* Element i of an array of one of those types, and its store (v rounded
  * once, to nearest even). */

@@ -997,3 +997,210 @@ Test(cub_util, slcc_builds_a_student_style_cub_program, .timeout = 280)
     cr_assert(log.find("cub_program: ok") != std::string::npos, "no ok line:\n%s", log.c_str());
 }
 #endif
+
+/* ---- BlockExchange and BlockRadixSort --------------------------------- */
+/* 96 threads x 5 items: blocked -> striped -> blocked round trip, and the
+ * striped arrangement itself. */
+__global__ void exchange_kernel(const int *in, int *striped_out, int *round_trip, int *warp_striped_out)
+{
+    typedef cub::BlockExchange<int, 96, 5> BE;
+    __shared__ typename BE::TempStorage temp;
+    const int t = threadIdx.x;
+    int items[5], striped[5];
+    for (int i = 0; i < 5; ++i)
+        items[i] = in[t * 5 + i];
+    BE(temp).BlockedToStriped(items, striped);
+    for (int i = 0; i < 5; ++i)
+        striped_out[t * 5 + i] = striped[i];
+    __syncthreads();
+    BE(temp).StripedToBlocked(striped);
+    for (int i = 0; i < 5; ++i)
+        round_trip[t * 5 + i] = striped[i];
+    __syncthreads();
+    BE(temp).BlockedToWarpStriped(items);
+    for (int i = 0; i < 5; ++i)
+        warp_striped_out[t * 5 + i] = items[i];
+}
+
+Test(cub_block, exchange_between_arrangements)
+{
+    std::mt19937 rng(test_seed());
+    std::vector<int> h(480);
+    for (int &v : h)
+        v = (int)rng();
+    int *d_in = to_device(h), *d_s = poisoned<int>(480), *d_r = poisoned<int>(480), *d_w = poisoned<int>(480);
+    exchange_kernel<<<1, 96>>>(d_in, d_s, d_r, d_w);
+    CHECK_CUDA(cudaDeviceSynchronize());
+    std::vector<int> s = to_host(d_s, 480), r = to_host(d_r, 480), w = to_host(d_w, 480);
+    for (int t = 0; t < 96; ++t)
+        for (int i = 0; i < 5; ++i) {
+            /* striped: thread t's item i is the block's item i*96 + t */
+            cr_assert_eq(s[t * 5 + i], h[i * 96 + t], "striped thread %d item %d", t, i);
+            cr_assert_eq(r[t * 5 + i], h[t * 5 + i], "round trip thread %d item %d", t, i);
+            /* warp-striped: within warp w, lane l's item i is item w*160 + i*32 + l */
+            cr_assert_eq(w[t * 5 + i], h[(t / 32) * 160 + i * 32 + t % 32], "warp-striped thread %d item %d", t, i);
+        }
+    for (int *p : {d_in, d_s, d_r, d_w})
+        CHECK_CUDA(cudaFree(p));
+}
+
+template <bool STRIPED, bool DESCENDING>
+__global__ void block_sort_kernel(const unsigned *keys_in, unsigned *keys_out, int *vals_out, int begin_bit,
+                                  int end_bit)
+{
+    typedef cub::BlockRadixSort<unsigned, 64, 3, int> BRS;
+    __shared__ typename BRS::TempStorage temp;
+    const int t = threadIdx.x;
+    unsigned k[3];
+    int v[3];
+    for (int i = 0; i < 3; ++i)
+        k[i] = keys_in[t * 3 + i], v[i] = t * 3 + i;
+    if (STRIPED && DESCENDING)
+        BRS(temp).SortDescendingBlockedToStriped(k, v, begin_bit, end_bit);
+    else if (STRIPED)
+        BRS(temp).SortBlockedToStriped(k, v, begin_bit, end_bit);
+    else if (DESCENDING)
+        BRS(temp).SortDescending(k, v, begin_bit, end_bit);
+    else
+        BRS(temp).Sort(k, v, begin_bit, end_bit);
+    for (int i = 0; i < 3; ++i) {
+        const int r = STRIPED ? i * 64 + t : t * 3 + i; /* the item's rank in the sorted tile */
+        keys_out[r] = k[i];
+        vals_out[r] = v[i];
+    }
+}
+
+template <bool STRIPED, bool DESCENDING>
+static void check_block_sort(std::mt19937 &rng, int begin_bit, int end_bit)
+{
+    std::vector<unsigned> keys(192);
+    for (unsigned &k : keys)
+        k = rng() % 3 == 0 ? rng() % 4 : rng(); /* repeats show stability */
+    unsigned *d_k = to_device(keys), *d_ko = poisoned<unsigned>(192);
+    int *d_vo = poisoned<int>(192);
+    block_sort_kernel<STRIPED, DESCENDING><<<1, 64>>>(d_k, d_ko, d_vo, begin_bit, end_bit);
+    CHECK_CUDA(cudaDeviceSynchronize());
+    std::vector<unsigned> ko = to_host(d_ko, 192);
+    std::vector<int> vo = to_host(d_vo, 192);
+    const int width = end_bit - begin_bit;
+    auto field = [&](unsigned k) { return width == 32 ? k : (k >> begin_bit) & ((1u << width) - 1); };
+    std::vector<int> order(192);
+    for (int i = 0; i < 192; ++i)
+        order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+        return DESCENDING ? field(keys[b]) < field(keys[a]) : field(keys[a]) < field(keys[b]);
+    });
+    for (int i = 0; i < 192; ++i) {
+        cr_assert_eq(vo[i], order[i], "BlockRadixSort%s%s bits [%d,%d): rank %d holds item %d, expected %d",
+                     DESCENDING ? " descending" : "", STRIPED ? " to striped" : "", begin_bit, end_bit, i, vo[i],
+                     order[i]);
+        cr_assert_eq(ko[i], keys[order[i]], "key at rank %d", i);
+    }
+    CHECK_CUDA(cudaFree(d_k));
+    CHECK_CUDA(cudaFree(d_ko));
+    CHECK_CUDA(cudaFree(d_vo));
+}
+
+Test(cub_block, radix_sort_pairs_blocked_and_striped)
+{
+    std::mt19937 rng(test_seed());
+    check_block_sort<false, false>(rng, 0, 32);
+    check_block_sort<true, false>(rng, 0, 32);
+    check_block_sort<false, true>(rng, 0, 32);
+    check_block_sort<true, true>(rng, 4, 13);
+}
+
+/* ---- more device-wide ------------------------------------------------- */
+struct IsSmall {
+    __host__ __device__ bool operator()(int x) const { return x < 4; }
+};
+
+Test(cub_device, partition_run_length_histogram_segmented_sort)
+{
+    std::mt19937 rng(test_seed());
+    for (int n : kSizes) {
+        std::vector<int> h(n);
+        for (int &v : h)
+            v = rng() % 4 == 0 ? (int)(rng() % 10) : (n ? h[std::max(0, (int)(&v - h.data()) - 1)] : 0);
+        int *d_in = to_device(h), *d_out = poisoned<int>(n), *d_count = poisoned<int>(1);
+        TWO_PHASE(cub::DevicePartition::If(d_temp_storage, temp_storage_bytes, d_in, d_out, d_count, n, IsSmall()));
+        std::vector<int> sel, rej;
+        for (int v : h)
+            (v < 4 ? sel : rej).push_back(v);
+        std::reverse(rej.begin(), rej.end());
+        sel.insert(sel.end(), rej.begin(), rej.end());
+        cr_assert_eq(to_host(d_count, 1)[0], n - (int)rej.size(), "n=%d: DevicePartition::If count", n);
+        cr_assert(to_host(d_out, n) == sel, "n=%d: DevicePartition::If items (rejected in reverse at the back)", n);
+
+        int *d_unique = poisoned<int>(n), *d_lengths = poisoned<int>(n), *d_runs = poisoned<int>(1);
+        TWO_PHASE(cub::DeviceRunLengthEncode::Encode(d_temp_storage, temp_storage_bytes, d_in, d_unique, d_lengths,
+                                                     d_runs, n));
+        std::vector<int> uniq, lens;
+        for (int i = 0; i < n;) {
+            int j = i;
+            while (j < n && h[j] == h[i])
+                ++j;
+            uniq.push_back(h[i]);
+            lens.push_back(j - i);
+            i = j;
+        }
+        const int runs = to_host(d_runs, 1)[0];
+        cr_assert_eq(runs, (int)uniq.size(), "n=%d: Encode runs", n);
+        cr_assert(to_host(d_unique, runs) == uniq && to_host(d_lengths, runs) == lens, "n=%d: Encode", n);
+
+        int *d_hist = poisoned<int>(5);
+        TWO_PHASE(cub::DeviceHistogram::HistogramEven(d_temp_storage, temp_storage_bytes, d_in, d_hist, 6, 1, 9, n));
+        std::vector<int> hist(5, 0);
+        for (int v : h)
+            if (v >= 1 && v < 9)
+                hist[(v - 1) * 5 / 8]++;
+        cr_assert(to_host(d_hist, 5) == hist, "n=%d: HistogramEven", n);
+        std::vector<float> fs(n);
+        for (float &f : fs)
+            f = (float)(rng() % 1000) / 100.0f - 1.0f;
+        const std::vector<float> levels = {0.0f, 0.5f, 2.0f, 7.25f};
+        float *d_fs = to_device(fs), *d_levels = to_device(levels);
+        TWO_PHASE(cub::DeviceHistogram::HistogramRange(d_temp_storage, temp_storage_bytes, d_fs, d_hist, 4, d_levels,
+                                                       n));
+        std::vector<int> rh(3, 0);
+        for (float f : fs)
+            for (int b = 0; b < 3; ++b)
+                if (f >= levels[b] && f < levels[b + 1])
+                    rh[b]++;
+        cr_assert(to_host(d_hist, 3) == rh, "n=%d: HistogramRange", n);
+
+        /* segments with gaps between them: the gaps keep their poison */
+        std::vector<int> begins, ends;
+        for (int b = 0; b < n;) {
+            const int len = (int)(rng() % 50), gap = (int)(rng() % 3);
+            begins.push_back(b);
+            ends.push_back(std::min(n, b + len));
+            b = std::min(n, b + len) + gap;
+        }
+        const int segs = (int)begins.size();
+        std::vector<unsigned> keys(n);
+        std::vector<int> vals(n);
+        for (int i = 0; i < n; ++i)
+            keys[i] = rng() % 16, vals[i] = i;
+        unsigned *d_keys = to_device(keys), *d_kout = poisoned<unsigned>(n);
+        int *d_vals = to_device(vals), *d_vout = poisoned<int>(n), *d_b = to_device(begins), *d_e = to_device(ends);
+        TWO_PHASE(cub::DeviceSegmentedRadixSort::SortPairs(d_temp_storage, temp_storage_bytes, (const unsigned *)d_keys,
+                                                           d_kout, (const int *)d_vals, d_vout, n, segs, d_b, d_e));
+        std::vector<int> want(n, (int)0xA5A5A5A5);
+        for (int s = 0; s < segs; ++s) {
+            std::vector<int> idx;
+            for (int i = begins[s]; i < ends[s]; ++i)
+                idx.push_back(i);
+            std::stable_sort(idx.begin(), idx.end(), [&](int a, int b) { return keys[a] < keys[b]; });
+            for (size_t k = 0; k < idx.size(); ++k)
+                want[begins[s] + k] = idx[k];
+        }
+        cr_assert(to_host(d_vout, n) == want, "n=%d: DeviceSegmentedRadixSort::SortPairs", n);
+        for (int *p : {d_in, d_out, d_count, d_unique, d_lengths, d_runs, d_hist, d_vals, d_vout, d_b, d_e})
+            CHECK_CUDA(cudaFree(p));
+        CHECK_CUDA(cudaFree(d_fs));
+        CHECK_CUDA(cudaFree(d_levels));
+        CHECK_CUDA(cudaFree(d_keys));
+        CHECK_CUDA(cudaFree(d_kout));
+    }
+}

@@ -1,6 +1,6 @@
 /* simtlab CPU emulator — the emulator's own CUB, part 2: the block-level
  * primitives (BlockReduce, BlockScan, BlockLoad, BlockStore and the direct
- * load/store functions). Written here from CUB's documented API.
+ * load/store functions, BlockExchange, BlockRadixSort). Written here from CUB's documented API.
  *
  * How a block reduction or scan computes: each hardware warp reduces or
  * scans its lanes in one warp collective (cub_core.hpp), the last lane of
@@ -21,7 +21,9 @@
 
 #include <simtlab_emu/cub_core.hpp>
 
+#include <algorithm>
 #include <iterator>
+#include <vector>
 
 namespace cub {
 
@@ -671,6 +673,270 @@ public:
 
 private:
     int tid_;
+};
+
+/* ---- BlockExchange ------------------------------------------------------
+ * Rearranges a block's items between the blocked, striped and warp-striped
+ * arrangements (and scatters by rank) through the TempStorage: each thread
+ * writes its items where they belong, the block waits at a barrier, each
+ * thread reads its new items. As in CUB, a __syncthreads must come before
+ * the TempStorage is used again. */
+template <class InputT, int BLOCK_DIM_X, int ITEMS_PER_THREAD, bool WARP_TIME_SLICING = false, int BLOCK_DIM_Y = 1,
+          int BLOCK_DIM_Z = 1, int LEGACY_PTX_ARCH = 0>
+class BlockExchange {
+    static constexpr int THREADS = BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z;
+    static constexpr int N = ITEMS_PER_THREAD;
+    typedef ::simtlab_emu::here here;
+    typedef ::simtlab_emu::cub_detail::raw_slot<InputT> slot;
+
+public:
+    struct TempStorage {
+        slot items[THREADS * N];
+    };
+
+    BlockExchange() : s_(::simtlab_emu::shared_var<TempStorage>([] {})) {}
+    BlockExchange(TempStorage &temp_storage) : s_(temp_storage) {}
+
+    template <class OutputT>
+    void StripedToBlocked(const InputT (&input)[N], OutputT (&output)[N],
+                          here where = ::simtlab_emu::cub_detail::caller())
+    {
+        move(input, output, &striped, &blocked, "cub::BlockExchange::StripedToBlocked", where);
+    }
+    template <class OutputT>
+    void BlockedToStriped(const InputT (&input)[N], OutputT (&output)[N],
+                          here where = ::simtlab_emu::cub_detail::caller())
+    {
+        move(input, output, &blocked, &striped, "cub::BlockExchange::BlockedToStriped", where);
+    }
+    template <class OutputT>
+    void WarpStripedToBlocked(const InputT (&input)[N], OutputT (&output)[N],
+                              here where = ::simtlab_emu::cub_detail::caller())
+    {
+        move(input, output, &warp_striped, &blocked, "cub::BlockExchange::WarpStripedToBlocked", where);
+    }
+    template <class OutputT>
+    void BlockedToWarpStriped(const InputT (&input)[N], OutputT (&output)[N],
+                              here where = ::simtlab_emu::cub_detail::caller())
+    {
+        move(input, output, &blocked, &warp_striped, "cub::BlockExchange::BlockedToWarpStriped", where);
+    }
+    /* in place (CUB 1.x's form) */
+    void StripedToBlocked(InputT (&items)[N], here where = ::simtlab_emu::cub_detail::caller())
+    {
+        move(items, items, &striped, &blocked, "cub::BlockExchange::StripedToBlocked", where);
+    }
+    void BlockedToStriped(InputT (&items)[N], here where = ::simtlab_emu::cub_detail::caller())
+    {
+        move(items, items, &blocked, &striped, "cub::BlockExchange::BlockedToStriped", where);
+    }
+    void WarpStripedToBlocked(InputT (&items)[N], here where = ::simtlab_emu::cub_detail::caller())
+    {
+        move(items, items, &warp_striped, &blocked, "cub::BlockExchange::WarpStripedToBlocked", where);
+    }
+    void BlockedToWarpStriped(InputT (&items)[N], here where = ::simtlab_emu::cub_detail::caller())
+    {
+        move(items, items, &blocked, &warp_striped, "cub::BlockExchange::BlockedToWarpStriped", where);
+    }
+    /* item i goes to rank ranks[i] of the block; then read blocked or striped */
+    template <class OutputT, class OffsetT>
+    void ScatterToBlocked(const InputT (&input)[N], OutputT (&output)[N], OffsetT (&ranks)[N],
+                          here where = ::simtlab_emu::cub_detail::caller())
+    {
+        scatter(input, output, ranks, &blocked, "cub::BlockExchange::ScatterToBlocked", where);
+    }
+    template <class OutputT, class OffsetT>
+    void ScatterToStriped(const InputT (&input)[N], OutputT (&output)[N], OffsetT (&ranks)[N],
+                          here where = ::simtlab_emu::cub_detail::caller())
+    {
+        scatter(input, output, ranks, &striped, "cub::BlockExchange::ScatterToStriped", where);
+    }
+    template <class OffsetT>
+    void ScatterToBlocked(InputT (&items)[N], OffsetT (&ranks)[N], here where = ::simtlab_emu::cub_detail::caller())
+    {
+        scatter(items, items, ranks, &blocked, "cub::BlockExchange::ScatterToBlocked", where);
+    }
+    template <class OffsetT>
+    void ScatterToStriped(InputT (&items)[N], OffsetT (&ranks)[N], here where = ::simtlab_emu::cub_detail::caller())
+    {
+        scatter(items, items, ranks, &striped, "cub::BlockExchange::ScatterToStriped", where);
+    }
+
+private:
+    static int blocked(int t, int i) { return t * N + i; }
+    static int striped(int t, int i) { return i * THREADS + t; }
+    static int warp_striped(int t, int i) { return (t / 32) * 32 * N + i * 32 + t % 32; }
+
+    template <class OutputT>
+    void move(const InputT (&input)[N], OutputT (&output)[N], int (*from)(int, int), int (*to)(int, int),
+              const char *what, here where)
+    {
+        const bool in_block = ::simtlab_emu::cub_detail::enter_block(what, BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z,
+                                                                     where);
+        const int t = in_block ? static_cast<int>(::simtlab_emu::cub_detail::linear_tid()) : 0;
+        for (int i = 0; i < N; ++i)
+            s_.items[from(t, i)].put(input[i]);
+        ::simtlab_emu::sync_block(::simtlab_emu::sync_plain, 1, where);
+        for (int i = 0; i < N; ++i)
+            output[i] = s_.items[to(t, i)].get();
+    }
+    template <class OutputT, class OffsetT>
+    void scatter(const InputT (&input)[N], OutputT (&output)[N], OffsetT (&ranks)[N], int (*to)(int, int),
+                 const char *what, here where)
+    {
+        const bool in_block = ::simtlab_emu::cub_detail::enter_block(what, BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z,
+                                                                     where);
+        const int t = in_block ? static_cast<int>(::simtlab_emu::cub_detail::linear_tid()) : 0;
+        for (int i = 0; i < N; ++i) {
+            const long long r = static_cast<long long>(ranks[i]);
+            if (r < 0 || r >= THREADS * N) {
+                char text[300];
+                std::snprintf(text, sizeof text, "%s at %s:%d: rank %lld of item %d is outside the block's %d items",
+                              what, where.file, where.line, r, i, THREADS * N);
+                ::simtlab_emu::fail_launch(cudaErrorLaunchFailure, text);
+            }
+            s_.items[r].put(input[i]);
+        }
+        ::simtlab_emu::sync_block(::simtlab_emu::sync_plain, 1, where);
+        for (int i = 0; i < N; ++i)
+            output[i] = s_.items[to(t, i)].get();
+    }
+
+    TempStorage &s_;
+};
+
+/* ---- BlockRadixSort -----------------------------------------------------
+ * Sorts a block's keys (and values) held ITEMS_PER_THREAD per thread in
+ * the blocked arrangement. The emulator gathers the tile in the
+ * TempStorage, the block waits, thread 0 sorts it stably by the key's bits
+ * in [begin_bit, end_bit) (the same order as the device-wide radix sort),
+ * the block waits again, and each thread takes its items back, blocked or
+ * (the BlockedToStriped forms) striped. RADIX_BITS and the other tuning
+ * parameters are accepted and change nothing. */
+template <class KeyT, int BLOCK_DIM_X, int ITEMS_PER_THREAD, class ValueT = NullType, int RADIX_BITS = 4,
+          bool MEMOIZE_OUTER_SCAN = true, BlockScanAlgorithm INNER_SCAN_ALGORITHM = BLOCK_SCAN_WARP_SCANS,
+          int SMEM_CONFIG = 1, int BLOCK_DIM_Y = 1, int BLOCK_DIM_Z = 1, int LEGACY_PTX_ARCH = 0>
+class BlockRadixSort {
+    static constexpr int THREADS = BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z;
+    static constexpr int N = ITEMS_PER_THREAD;
+    static constexpr int KEY_BITS = static_cast<int>(sizeof(KeyT) * 8);
+    typedef ::simtlab_emu::here here;
+
+public:
+    struct TempStorage {
+        ::simtlab_emu::cub_detail::raw_slot<KeyT> keys[THREADS * N];
+        ::simtlab_emu::cub_detail::raw_slot<ValueT> values[THREADS * N];
+    };
+
+    BlockRadixSort() : s_(::simtlab_emu::shared_var<TempStorage>([] {})) {}
+    BlockRadixSort(TempStorage &temp_storage) : s_(temp_storage) {}
+
+    void Sort(KeyT (&keys)[N], int begin_bit = 0, int end_bit = KEY_BITS,
+              here where = ::simtlab_emu::cub_detail::caller())
+    {
+        run(keys, nullptr, begin_bit, end_bit, false, false, "cub::BlockRadixSort::Sort", where);
+    }
+    void Sort(KeyT (&keys)[N], ValueT (&values)[N], int begin_bit = 0, int end_bit = KEY_BITS,
+              here where = ::simtlab_emu::cub_detail::caller())
+    {
+        run(keys, &values, begin_bit, end_bit, false, false, "cub::BlockRadixSort::Sort", where);
+    }
+    void SortDescending(KeyT (&keys)[N], int begin_bit = 0, int end_bit = KEY_BITS,
+                        here where = ::simtlab_emu::cub_detail::caller())
+    {
+        run(keys, nullptr, begin_bit, end_bit, true, false, "cub::BlockRadixSort::SortDescending", where);
+    }
+    void SortDescending(KeyT (&keys)[N], ValueT (&values)[N], int begin_bit = 0, int end_bit = KEY_BITS,
+                        here where = ::simtlab_emu::cub_detail::caller())
+    {
+        run(keys, &values, begin_bit, end_bit, true, false, "cub::BlockRadixSort::SortDescending", where);
+    }
+    void SortBlockedToStriped(KeyT (&keys)[N], int begin_bit = 0, int end_bit = KEY_BITS,
+                              here where = ::simtlab_emu::cub_detail::caller())
+    {
+        run(keys, nullptr, begin_bit, end_bit, false, true, "cub::BlockRadixSort::SortBlockedToStriped", where);
+    }
+    void SortBlockedToStriped(KeyT (&keys)[N], ValueT (&values)[N], int begin_bit = 0, int end_bit = KEY_BITS,
+                              here where = ::simtlab_emu::cub_detail::caller())
+    {
+        run(keys, &values, begin_bit, end_bit, false, true, "cub::BlockRadixSort::SortBlockedToStriped", where);
+    }
+    void SortDescendingBlockedToStriped(KeyT (&keys)[N], int begin_bit = 0, int end_bit = KEY_BITS,
+                                        here where = ::simtlab_emu::cub_detail::caller())
+    {
+        run(keys, nullptr, begin_bit, end_bit, true, true, "cub::BlockRadixSort::SortDescendingBlockedToStriped",
+            where);
+    }
+    void SortDescendingBlockedToStriped(KeyT (&keys)[N], ValueT (&values)[N], int begin_bit = 0,
+                                        int end_bit = KEY_BITS, here where = ::simtlab_emu::cub_detail::caller())
+    {
+        run(keys, &values, begin_bit, end_bit, true, true, "cub::BlockRadixSort::SortDescendingBlockedToStriped",
+            where);
+    }
+
+private:
+    void run(KeyT (&keys)[N], ValueT (*values)[N], int begin_bit, int end_bit, bool descending, bool to_striped,
+             const char *what, here where)
+    {
+        namespace d = ::simtlab_emu::cub_detail;
+        if (begin_bit < 0 || end_bit > KEY_BITS || begin_bit > end_bit) {
+            char text[300];
+            std::snprintf(text, sizeof text, "%s at %s:%d: begin_bit %d and end_bit %d must satisfy 0 <= begin_bit "
+                                             "<= end_bit <= %d (the key's bits)",
+                          what, where.file, where.line, begin_bit, end_bit, KEY_BITS);
+            if (::simtlab_emu::in_kernel())
+                ::simtlab_emu::fail_launch(cudaErrorLaunchFailure, text);
+            std::fprintf(stderr, "simtlab-emu: %s\n", text);
+            return;
+        }
+        const bool in_block = d::enter_block(what, BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z, where);
+        const int t = in_block ? static_cast<int>(d::linear_tid()) : 0;
+        const int tile = in_block ? THREADS * N : N;
+        for (int i = 0; i < N; ++i) {
+            s_.keys[t * N + i].put(keys[i]);
+            if (values)
+                s_.values[t * N + i].put((*values)[i]);
+        }
+        ::simtlab_emu::sync_block(::simtlab_emu::sync_plain, 1, where);
+        if (t == 0) {
+            typedef typename d::radix_key<KeyT>::bits bits;
+            const int width = end_bit - begin_bit;
+            auto field = [&](const KeyT &k) {
+                bits b = d::radix_key<KeyT>::to_bits(k);
+                if (descending)
+                    b = static_cast<bits>(~b);
+                const unsigned long long v = static_cast<unsigned long long>(b) >> begin_bit;
+                return width >= 64 ? v : v & ((1ull << width) - 1ull);
+            };
+            std::vector<int> order(static_cast<std::size_t>(tile));
+            for (int i = 0; i < tile; ++i)
+                order[static_cast<std::size_t>(i)] = i;
+            std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+                return field(s_.keys[a].get()) < field(s_.keys[b].get());
+            });
+            std::vector<KeyT> k(static_cast<std::size_t>(tile), s_.keys[0].get());
+            for (int i = 0; i < tile; ++i)
+                k[static_cast<std::size_t>(i)] = s_.keys[order[static_cast<std::size_t>(i)]].get();
+            if (values) {
+                std::vector<ValueT> v(static_cast<std::size_t>(tile), s_.values[0].get());
+                for (int i = 0; i < tile; ++i)
+                    v[static_cast<std::size_t>(i)] = s_.values[order[static_cast<std::size_t>(i)]].get();
+                for (int i = 0; i < tile; ++i)
+                    s_.values[i].put(v[static_cast<std::size_t>(i)]);
+            }
+            for (int i = 0; i < tile; ++i)
+                s_.keys[i].put(k[static_cast<std::size_t>(i)]);
+        }
+        ::simtlab_emu::sync_block(::simtlab_emu::sync_plain, 1, where);
+        for (int i = 0; i < N; ++i) {
+            const int r = to_striped && in_block ? i * THREADS + t : t * N + i;
+            keys[i] = s_.keys[r].get();
+            if (values)
+                (*values)[i] = s_.values[r].get();
+        }
+    }
+
+    TempStorage &s_;
 };
 
 } /* namespace cub */

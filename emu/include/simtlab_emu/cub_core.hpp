@@ -26,6 +26,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <iterator>
 #include <limits>
@@ -286,6 +287,13 @@ inline unsigned int WarpId()
 {
     return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) / 32u;
 }
+/* Every lane of member_mask gets src_lane's input (within logical warps of
+ * LOGICAL_WARP_THREADS lanes). */
+template <int LOGICAL_WARP_THREADS, class T>
+inline T ShuffleIndex(T input, int src_lane, unsigned int member_mask)
+{
+    return __shfl_sync(member_mask, input, src_lane, LOGICAL_WARP_THREADS);
+}
 inline void CTA_SYNC() { __syncthreads(); }
 inline void WARP_SYNC(unsigned member_mask) { __syncwarp(member_mask); }
 inline int RowMajorTid(int block_dim_x, int block_dim_y, int block_dim_z)
@@ -461,6 +469,35 @@ inline void broadcast_exchange(void *const lanes[32], unsigned mask, void *)
     for (unsigned i = 0; i < count; ++i)
         part_at<T>(lanes, base + i)->out = v;
 }
+
+/* ---- radix sort keys as unsigned bit patterns in sort order ----------- */
+template <class K, class Enable = void>
+struct radix_key;
+template <class K>
+struct radix_key<K, typename std::enable_if<std::is_integral<K>::value>::type> {
+    typedef typename std::make_unsigned<typename std::conditional<std::is_same<K, bool>::value, unsigned char,
+                                                                  K>::type>::type bits;
+    static bits to_bits(K k)
+    {
+        bits b;
+        std::memcpy(&b, &k, sizeof b);
+        if (std::is_signed<K>::value)
+            b = static_cast<bits>(b ^ (bits(1) << (sizeof(bits) * 8 - 1)));
+        return b;
+    }
+};
+template <class K>
+struct radix_key<K, typename std::enable_if<std::is_floating_point<K>::value>::type> {
+    typedef typename std::conditional<sizeof(K) == 4, std::uint32_t, std::uint64_t>::type bits;
+    static_assert(sizeof(K) == sizeof(bits), "cub::DeviceRadixSort: float and double keys only");
+    static bits to_bits(K k)
+    {
+        bits b;
+        std::memcpy(&b, &k, sizeof b);
+        const bits sign = bits(1) << (sizeof(bits) * 8 - 1);
+        return (b & sign) ? static_cast<bits>(~b) : static_cast<bits>(b ^ sign);
+    }
+};
 
 } /* namespace cub_detail */
 } /* namespace simtlab_emu */

@@ -1,7 +1,8 @@
 /* simtlab CPU emulator — the emulator's own CUB, part 3: the device-wide
  * algorithms (DeviceReduce, DeviceScan, DeviceRadixSort, DeviceSelect,
- * DeviceSegmentedReduce) and CachingDeviceAllocator. Written here from
- * CUB's documented API.
+ * DeviceSegmentedReduce, DevicePartition, DeviceRunLengthEncode,
+ * DeviceHistogram, DeviceSegmentedRadixSort) and CachingDeviceAllocator.
+ * Written here from CUB's documented API.
  *
  * Each call follows CUB's two-phase protocol: with d_temp_storage == NULL
  * it only sets temp_storage_bytes (never 0, so that a cudaMalloc of it
@@ -89,35 +90,6 @@ inline cudaError_t run_on_stream(const char *api, here where, cudaStream_t strea
 {
     return ::simtlab_emu::launch_deduced(api, where.file, where.line, body, dim3(1), dim3(1), 0, stream).run();
 }
-
-/* ---- radix sort keys as unsigned bit patterns in sort order ----------- */
-template <class K, class Enable = void>
-struct radix_key;
-template <class K>
-struct radix_key<K, typename std::enable_if<std::is_integral<K>::value>::type> {
-    typedef typename std::make_unsigned<typename std::conditional<std::is_same<K, bool>::value, unsigned char,
-                                                                  K>::type>::type bits;
-    static bits to_bits(K k)
-    {
-        bits b;
-        std::memcpy(&b, &k, sizeof b);
-        if (std::is_signed<K>::value)
-            b = static_cast<bits>(b ^ (bits(1) << (sizeof(bits) * 8 - 1)));
-        return b;
-    }
-};
-template <class K>
-struct radix_key<K, typename std::enable_if<std::is_floating_point<K>::value>::type> {
-    typedef typename std::conditional<sizeof(K) == 4, std::uint32_t, std::uint64_t>::type bits;
-    static_assert(sizeof(K) == sizeof(bits), "cub::DeviceRadixSort: float and double keys only");
-    static bits to_bits(K k)
-    {
-        bits b;
-        std::memcpy(&b, &k, sizeof b);
-        const bits sign = bits(1) << (sizeof(bits) * 8 - 1);
-        return (b & sign) ? static_cast<bits>(~b) : static_cast<bits>(b ^ sign);
-    }
-};
 
 /* One stable counting-sort pass per 8 bits of [begin_bit, end_bit), from
  * the lowest. Pass p reads src(p) and writes dst(p); values (when
@@ -775,6 +747,326 @@ private:
                     acc = op(acc, d_in[i]);
                 std::memcpy(temp, &acc, sizeof acc);
                 d_out[s] = acc;
+            }
+        });
+    }
+};
+
+/* ---- DevicePartition: the selected items in order at the front, the
+ * others after them in reverse order (as CUB documents) ---------------- */
+struct DevicePartition {
+    template <class InputIteratorT, class OutputIteratorT, class NumSelectedIteratorT, class SelectOp,
+              SIMTLAB_CUB_NUM(NumItemsT)>
+    static cudaError_t If(void *d_temp_storage, std::size_t &temp_storage_bytes, InputIteratorT d_in,
+                          OutputIteratorT d_out, NumSelectedIteratorT d_num_selected_out, NumItemsT num_items,
+                          SelectOp select_op, cudaStream_t stream = 0, bool debug_synchronous = false,
+                          SIMTLAB_CUB_WHERE)
+    {
+        (void)debug_synchronous;
+        const char *api = "cub::DevicePartition::If";
+        namespace d = ::simtlab_emu::cub_detail;
+        cudaError_t st;
+        if ((st = d::check_count(api, num_items, where)) != cudaSuccess)
+            return st;
+        if (d::storage_phase(api, where, d_temp_storage, temp_storage_bytes, sizeof(long long), &st))
+            return st;
+        const std::size_t n = static_cast<std::size_t>(num_items);
+        void *const temp = d_temp_storage;
+        return d::run_on_stream(api, where, stream, [=]() {
+            long long kept = 0;
+            std::size_t back = n;
+            for (std::size_t i = 0; i < n; ++i) {
+                const d::in_value<InputIteratorT> x = d_in[i];
+                if (select_op(x))
+                    d_out[kept++] = x;
+                else
+                    d_out[--back] = x;
+            }
+            std::memcpy(temp, &kept, sizeof kept);
+            *d_num_selected_out = kept;
+        });
+    }
+    template <class InputIteratorT, class FlagIterator, class OutputIteratorT, class NumSelectedIteratorT,
+              SIMTLAB_CUB_NUM(NumItemsT)>
+    static cudaError_t Flagged(void *d_temp_storage, std::size_t &temp_storage_bytes, InputIteratorT d_in,
+                               FlagIterator d_flags, OutputIteratorT d_out, NumSelectedIteratorT d_num_selected_out,
+                               NumItemsT num_items, cudaStream_t stream = 0, bool debug_synchronous = false,
+                               SIMTLAB_CUB_WHERE)
+    {
+        (void)debug_synchronous;
+        const char *api = "cub::DevicePartition::Flagged";
+        namespace d = ::simtlab_emu::cub_detail;
+        cudaError_t st;
+        if ((st = d::check_count(api, num_items, where)) != cudaSuccess)
+            return st;
+        if (d::storage_phase(api, where, d_temp_storage, temp_storage_bytes, sizeof(long long), &st))
+            return st;
+        const std::size_t n = static_cast<std::size_t>(num_items);
+        void *const temp = d_temp_storage;
+        return d::run_on_stream(api, where, stream, [=]() {
+            long long kept = 0;
+            std::size_t back = n;
+            for (std::size_t i = 0; i < n; ++i) {
+                const d::in_value<InputIteratorT> x = d_in[i];
+                if (d_flags[i])
+                    d_out[kept++] = x;
+                else
+                    d_out[--back] = x;
+            }
+            std::memcpy(temp, &kept, sizeof kept);
+            *d_num_selected_out = kept;
+        });
+    }
+};
+
+/* ---- DeviceRunLengthEncode --------------------------------------------- */
+struct DeviceRunLengthEncode {
+    /* Each run of equal items: its item, its length; the number of runs. */
+    template <class InputIteratorT, class UniqueOutputIteratorT, class LengthsOutputIteratorT,
+              class NumRunsOutputIteratorT, SIMTLAB_CUB_NUM(NumItemsT)>
+    static cudaError_t Encode(void *d_temp_storage, std::size_t &temp_storage_bytes, InputIteratorT d_in,
+                              UniqueOutputIteratorT d_unique_out, LengthsOutputIteratorT d_counts_out,
+                              NumRunsOutputIteratorT d_num_runs_out, NumItemsT num_items, cudaStream_t stream = 0,
+                              bool debug_synchronous = false, SIMTLAB_CUB_WHERE)
+    {
+        (void)debug_synchronous;
+        const char *api = "cub::DeviceRunLengthEncode::Encode";
+        namespace d = ::simtlab_emu::cub_detail;
+        typedef d::in_value<InputIteratorT> in_t;
+        cudaError_t st;
+        if ((st = d::check_count(api, num_items, where)) != cudaSuccess)
+            return st;
+        if (d::storage_phase(api, where, d_temp_storage, temp_storage_bytes, sizeof(long long), &st))
+            return st;
+        const std::size_t n = static_cast<std::size_t>(num_items);
+        void *const temp = d_temp_storage;
+        return d::run_on_stream(api, where, stream, [=]() {
+            long long runs = 0;
+            std::size_t i = 0;
+            while (i < n) {
+                const in_t x = d_in[i];
+                std::size_t j = i + 1;
+                while (j < n && in_t(d_in[j]) == x)
+                    ++j;
+                d_unique_out[runs] = x;
+                d_counts_out[runs] = static_cast<long long>(j - i);
+                ++runs;
+                i = j;
+            }
+            std::memcpy(temp, &runs, sizeof runs);
+            *d_num_runs_out = runs;
+        });
+    }
+    /* The runs longer than one item: offset and length of each. */
+    template <class InputIteratorT, class OffsetsOutputIteratorT, class LengthsOutputIteratorT,
+              class NumRunsOutputIteratorT, SIMTLAB_CUB_NUM(NumItemsT)>
+    static cudaError_t NonTrivialRuns(void *d_temp_storage, std::size_t &temp_storage_bytes, InputIteratorT d_in,
+                                      OffsetsOutputIteratorT d_offsets_out, LengthsOutputIteratorT d_lengths_out,
+                                      NumRunsOutputIteratorT d_num_runs_out, NumItemsT num_items,
+                                      cudaStream_t stream = 0, bool debug_synchronous = false, SIMTLAB_CUB_WHERE)
+    {
+        (void)debug_synchronous;
+        const char *api = "cub::DeviceRunLengthEncode::NonTrivialRuns";
+        namespace d = ::simtlab_emu::cub_detail;
+        typedef d::in_value<InputIteratorT> in_t;
+        cudaError_t st;
+        if ((st = d::check_count(api, num_items, where)) != cudaSuccess)
+            return st;
+        if (d::storage_phase(api, where, d_temp_storage, temp_storage_bytes, sizeof(long long), &st))
+            return st;
+        const std::size_t n = static_cast<std::size_t>(num_items);
+        void *const temp = d_temp_storage;
+        return d::run_on_stream(api, where, stream, [=]() {
+            long long runs = 0;
+            std::size_t i = 0;
+            while (i < n) {
+                const in_t x = d_in[i];
+                std::size_t j = i + 1;
+                while (j < n && in_t(d_in[j]) == x)
+                    ++j;
+                if (j - i > 1) {
+                    d_offsets_out[runs] = static_cast<long long>(i);
+                    d_lengths_out[runs] = static_cast<long long>(j - i);
+                    ++runs;
+                }
+                i = j;
+            }
+            std::memcpy(temp, &runs, sizeof runs);
+            *d_num_runs_out = runs;
+        });
+    }
+};
+
+/* ---- DeviceHistogram (one channel) -------------------------------------
+ * HistogramEven: num_levels - 1 bins of equal width over [lower, upper);
+ * HistogramRange: bin i holds levels[i] <= x < levels[i+1]. Samples
+ * outside are not counted. Counters are set, not added to. */
+struct DeviceHistogram {
+    template <class SampleIteratorT, class CounterT, class LevelT, class OffsetT>
+    static cudaError_t HistogramEven(void *d_temp_storage, std::size_t &temp_storage_bytes,
+                                     SampleIteratorT d_samples, CounterT *d_histogram, int num_levels,
+                                     LevelT lower_level, LevelT upper_level, OffsetT num_samples,
+                                     cudaStream_t stream = 0, bool debug_synchronous = false, SIMTLAB_CUB_WHERE)
+    {
+        (void)debug_synchronous;
+        const char *api = "cub::DeviceHistogram::HistogramEven";
+        namespace d = ::simtlab_emu::cub_detail;
+        cudaError_t st;
+        if ((st = d::check_count(api, num_samples, where)) != cudaSuccess)
+            return st;
+        if (num_levels < 2)
+            return simtlab_emu_cub_invalid("%s at %s:%d: num_levels is %d: it must be at least 2 (one bin)", api,
+                                           where.file, where.line, num_levels);
+        if (!(lower_level < upper_level))
+            return simtlab_emu_cub_invalid("%s at %s:%d: lower_level must be below upper_level", api, where.file,
+                                           where.line);
+        if (d::storage_phase(api, where, d_temp_storage, temp_storage_bytes, sizeof(long long), &st))
+            return st;
+        const std::size_t n = static_cast<std::size_t>(num_samples);
+        const int bins = num_levels - 1;
+        return d::run_on_stream(api, where, stream, [=]() {
+            for (int b = 0; b < bins; ++b)
+                d_histogram[b] = 0;
+            for (std::size_t i = 0; i < n; ++i) {
+                const auto x = d_samples[i];
+                if (!(x >= lower_level && x < upper_level))
+                    continue;
+                long long b;
+                if (std::is_integral<LevelT>::value)
+                    b = static_cast<long long>((static_cast<long long>(x) - static_cast<long long>(lower_level)) *
+                                               bins /
+                                               (static_cast<long long>(upper_level) -
+                                                static_cast<long long>(lower_level)));
+                else
+                    b = static_cast<long long>((static_cast<double>(x) - static_cast<double>(lower_level)) * bins /
+                                               (static_cast<double>(upper_level) - static_cast<double>(lower_level)));
+                if (b >= bins)
+                    b = bins - 1;
+                d_histogram[b] = d_histogram[b] + 1;
+            }
+        });
+    }
+    template <class SampleIteratorT, class CounterT, class LevelT, class OffsetT>
+    static cudaError_t HistogramRange(void *d_temp_storage, std::size_t &temp_storage_bytes,
+                                      SampleIteratorT d_samples, CounterT *d_histogram, int num_levels,
+                                      const LevelT *d_levels, OffsetT num_samples, cudaStream_t stream = 0,
+                                      bool debug_synchronous = false, SIMTLAB_CUB_WHERE)
+    {
+        (void)debug_synchronous;
+        const char *api = "cub::DeviceHistogram::HistogramRange";
+        namespace d = ::simtlab_emu::cub_detail;
+        cudaError_t st;
+        if ((st = d::check_count(api, num_samples, where)) != cudaSuccess)
+            return st;
+        if (num_levels < 2)
+            return simtlab_emu_cub_invalid("%s at %s:%d: num_levels is %d: it must be at least 2 (one bin)", api,
+                                           where.file, where.line, num_levels);
+        if (d::storage_phase(api, where, d_temp_storage, temp_storage_bytes, sizeof(long long), &st))
+            return st;
+        const std::size_t n = static_cast<std::size_t>(num_samples);
+        const int bins = num_levels - 1;
+        return d::run_on_stream(api, where, stream, [=]() {
+            for (int b = 0; b < bins; ++b)
+                d_histogram[b] = 0;
+            for (std::size_t i = 0; i < n; ++i) {
+                const auto x = d_samples[i];
+                if (!(x >= d_levels[0] && x < d_levels[bins]))
+                    continue;
+                int lo = 0, hi = bins; /* levels[lo] <= x < levels[hi] */
+                while (hi - lo > 1) {
+                    const int mid = (lo + hi) / 2;
+                    if (x < d_levels[mid])
+                        hi = mid;
+                    else
+                        lo = mid;
+                }
+                d_histogram[lo] = d_histogram[lo] + 1;
+            }
+        });
+    }
+};
+
+/* ---- DeviceSegmentedRadixSort: each [begin, end) segment sorted alone,
+ * stably; items outside every segment are not written. --------------- */
+struct DeviceSegmentedRadixSort {
+#define SIMTLAB_CUB_SEG_SORT(NAME, DESC)                                                                       \
+    template <class KeyT, class ValueT, class BeginOffsetIteratorT, class EndOffsetIteratorT>                  \
+    static cudaError_t NAME(void *d_temp_storage, std::size_t &temp_storage_bytes, const KeyT *d_keys_in,      \
+                            KeyT *d_keys_out, const ValueT *d_values_in, ValueT *d_values_out, int num_items,  \
+                            int num_segments, BeginOffsetIteratorT d_begin_offsets,                            \
+                            EndOffsetIteratorT d_end_offsets, int begin_bit = 0, int end_bit = sizeof(KeyT) * 8, \
+                            cudaStream_t stream = 0, bool debug_synchronous = false, SIMTLAB_CUB_WHERE)        \
+    {                                                                                                          \
+        (void)debug_synchronous;                                                                               \
+        return segmented<KeyT, ValueT>("cub::DeviceSegmentedRadixSort::" #NAME, where, d_temp_storage,         \
+                                       temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out,   \
+                                       num_items, num_segments, d_begin_offsets, d_end_offsets, begin_bit,     \
+                                       end_bit, DESC, stream);                                                 \
+    }
+    SIMTLAB_CUB_SEG_SORT(SortPairs, false)
+    SIMTLAB_CUB_SEG_SORT(SortPairsDescending, true)
+#undef SIMTLAB_CUB_SEG_SORT
+#define SIMTLAB_CUB_SEG_SORT(NAME, DESC)                                                                       \
+    template <class KeyT, class BeginOffsetIteratorT, class EndOffsetIteratorT>                                \
+    static cudaError_t NAME(void *d_temp_storage, std::size_t &temp_storage_bytes, const KeyT *d_keys_in,      \
+                            KeyT *d_keys_out, int num_items, int num_segments,                                 \
+                            BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,            \
+                            int begin_bit = 0, int end_bit = sizeof(KeyT) * 8, cudaStream_t stream = 0,        \
+                            bool debug_synchronous = false, SIMTLAB_CUB_WHERE)                                 \
+    {                                                                                                          \
+        (void)debug_synchronous;                                                                               \
+        return segmented<KeyT, NullType>("cub::DeviceSegmentedRadixSort::" #NAME, where, d_temp_storage,       \
+                                         temp_storage_bytes, d_keys_in, d_keys_out, nullptr, nullptr,          \
+                                         num_items, num_segments, d_begin_offsets, d_end_offsets, begin_bit,   \
+                                         end_bit, DESC, stream);                                               \
+    }
+    SIMTLAB_CUB_SEG_SORT(SortKeys, false)
+    SIMTLAB_CUB_SEG_SORT(SortKeysDescending, true)
+#undef SIMTLAB_CUB_SEG_SORT
+
+private:
+    template <class K, class V, class B, class E>
+    static cudaError_t segmented(const char *api, ::simtlab_emu::here where, void *d_temp_storage,
+                                 std::size_t &temp_storage_bytes, const K *d_keys_in, K *d_keys_out,
+                                 const V *d_values_in, V *d_values_out, int num_items, int num_segments, B d_begin,
+                                 E d_end, int begin_bit, int end_bit, bool descending, cudaStream_t stream)
+    {
+        namespace d = ::simtlab_emu::cub_detail;
+        cudaError_t st;
+        if ((st = d::check_count(api, num_items, where)) != cudaSuccess)
+            return st;
+        if (num_segments < 0)
+            return simtlab_emu_cub_invalid("%s at %s:%d: num_segments is %d: it must not be negative", api,
+                                           where.file, where.line, num_segments);
+        const std::size_t n = static_cast<std::size_t>(num_items);
+        const std::size_t key_bytes = d::align_up(n * sizeof(K), 256);
+        const std::size_t needed = key_bytes + (d_values_in ? n * sizeof(V) : 0);
+        if (d::storage_phase(api, where, d_temp_storage, temp_storage_bytes, needed, &st))
+            return st;
+        if ((st = d::check_bits<K>(api, begin_bit, end_bit, where)) != cudaSuccess)
+            return st;
+        K *temp_keys = static_cast<K *>(d_temp_storage);
+        V *temp_vals = reinterpret_cast<V *>(static_cast<unsigned char *>(d_temp_storage) + key_bytes);
+        const bool pairs = d_values_in != nullptr;
+        return d::run_on_stream(api, where, stream, [=]() {
+            const int passes = d::radix_passes(begin_bit, end_bit);
+            for (int s = 0; s < num_segments; ++s) {
+                const std::size_t b = static_cast<std::size_t>(d_begin[s]), e = static_cast<std::size_t>(d_end[s]);
+                if (e <= b)
+                    continue;
+                const std::size_t m = e - b;
+                if (passes == 0) {
+                    for (std::size_t i = b; i < e; ++i) {
+                        d_keys_out[i] = d_keys_in[i];
+                        if (pairs)
+                            d_values_out[i] = d_values_in[i];
+                    }
+                    continue;
+                }
+                K *const kb[2] = {d_keys_out + b, temp_keys + b};
+                V *const vb[2] = {pairs ? d_values_out + b : nullptr, pairs ? temp_vals + b : nullptr};
+                d::radix_sort_serial<K, V>(m, begin_bit, end_bit, descending, d_keys_in + b,
+                                           pairs ? d_values_in + b : nullptr, kb, vb, (passes - 1) % 2);
             }
         });
     }

@@ -1,0 +1,3 @@
+/* simtlab CPU emulator: <cub/device/device_segmented_radix_sort.cuh>, the emulator's own CUB (emu/README.md, "CUB"). */
+#pragma once
+#include <simtlab_emu/cub_device.hpp>

@@ -41,6 +41,8 @@ npass=0 nfail=0 nexcl=0 nchecked=0
 # passed and only its timing loop is left (llm.c's dev/cuda programs check
 # every block size before they benchmark any).
 checked_words='All results match'
+# What a program prints when its own check fails.
+fail_words='Result = FAIL|Test failed|FAILED|[Mm]ismatch|Test FAIL'
 
 line() { printf '%-8s %-40s %s\n' "$1" "$2" "$3"; }
 
@@ -55,7 +57,8 @@ try() {
   [[ $name =~ $only ]] || return 0
   local bin=$work/$name log=$work/$name.log
   local files=() s
-  for s in $srcs; do files+=("$dir/$s"); done
+  if [ -f "$dir/$srcs" ]; then files=("$dir/$srcs") # one file, whose name may have spaces
+  else for s in $srcs; do files+=("$dir/$s"); done; fi
   mkdir -p "$(dirname "$bin")"
   # shellcheck disable=SC2086
   if ! (cd "$dir" && timeout "$limit" "$slcc" -O2 $flags "${files[@]}" -o "$bin") >"$log.build" 2>&1; then
@@ -69,15 +72,25 @@ try() {
   (cd "$dir" && timeout "$limit" stdbuf -oL -eL "$bin" $args) >"$log" 2>&1 </dev/null
   rc=$?
   local secs=$((SECONDS - t0))
+  if [ -n "${expect_error:-}" ]; then
+    # A program written to show an error (a tutorial's error-checking
+    # lesson): it passes when it fails as it would on a GPU, saying so.
+    if [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q -E "$expect_error" "$log"; then
+      npass=$((npass + 1)); line PASS "$name" "${secs} s, the error it demonstrates: $(grep -m1 -o -E "$expect_error" "$log")"
+    else
+      nfail=$((nfail + 1)); line FAIL "$name" "exit $rc without the error it demonstrates ($expect_error)"
+    fi
+    return
+  fi
   if [ $rc -eq 124 ] && grep -q -E "$checked_words" "$log" &&
-     ! grep -q -E 'Result = FAIL|Test failed|FAILED|[Mm]ismatch|Test FAIL' "$log"; then
+     ! grep -q -E "$fail_words" "$log"; then
     # The program's own check of every kernel configuration passed and
     # printed so; the limit cut the timing loop that follows it. Counted on
     # its own, never as a pass.
     nchecked=$((nchecked + 1)); line CHECKED "$name" "its own check passed ($(grep -m1 -o -E "$checked_words" "$log")); timing loop cut at ${limit} s"
   elif [ $rc -eq 124 ]; then
     nfail=$((nfail + 1)); line FAIL "$name" "timeout: not done after ${limit} s"
-  elif [ $rc -ne 0 ] || grep -q -E 'Result = FAIL|Test failed|FAILED|[Mm]ismatch|Test FAIL' "$log"; then
+  elif [ $rc -ne 0 ] || grep -q -E "$fail_words" "$log"; then
     nfail=$((nfail + 1))
     line FAIL "$name" "exit $rc: $(grep -m1 -i -E 'error|fail|mismatch|waiv|not supported' "$log" | cut -c1-160)"
   else
@@ -250,6 +263,47 @@ sgemm() {
   else nfail=$((nfail + 1)); line FAIL SGEMM_CUDA/sgemm "not every kernel finished its own sizes (128..4096, 50 repeats each) in time: see the lines above"; fi
 }
 sgemm
+
+# --- tutorial repositories: CORPUS_ROOT/tut/<repository>, each .cu file a
+# program of its own, built alone with -I of its folder and run without
+# arguments unless said (checkouts of NVIDIA-developer-blog/code-samples,
+# Infatoshi/cuda-course, CoffeeBeforeArch/cuda_programming,
+# olcf/cuda-training-series, Tony-Tan/CUDA_Freshman,
+# brucefan1983/CUDA-Programming, Liu-xiandong/How_to_optimize_in_GPU,
+# harrism/mini-nbody). Their own failure messages are added to the words.
+T=$root/tut
+if [ -d "$T" ]; then
+  fail_words="$fail_words"'|the ans is wrong|Has errors|incorrect|Verification Failed|does not agree|Error in element|Error!|Error: d|check fail|don.t match|CUDA Error|cuda error|CUDA error|Assertion .* failed'
+  while IFS= read -r f; do
+    n=tut/$f d=$T/$(dirname "$f") b=$(basename "$f")
+    case $f in
+      *CUDNN*|*cudnn*)               excluded "$n" "cuDNN" ;;
+      *CUTLASS*)                     excluded "$n" "CUTLASS (a template library of its own)" ;;
+      *PyTorch*|*Triton*)            excluded "$n" "a PyTorch extension / Triton" ;;
+      *cuBLASXt*)                    excluded "$n" "cuBLASXt (multi-GPU cuBLAS)" ;;
+      *cuda-aware-mpi*|*/mpi/*)      excluded "$n" "MPI" ;;
+      *nvml*)                        excluded "$n" "NVML (the driver's management library)" ;;
+      *cufft*)                       excluded "$n" "cuFFT" ;;
+      *cusparse*|*cuSPARSE*)         excluded "$n" "cuSPARSE" ;;
+      *cuda-vmm*)                    excluded "$n" "driver API virtual memory (cuMemCreate/cuMemMap)" ;;
+      *grcuda*)                      excluded "$n" "a kernel for GrCUDA (no main)" ;;
+      *LICENSE*)                     excluded "$n" "not a program (a licence text)" ;;
+      *parallel_reduction_with_shfl*) excluded "$n" "needs a CUB checkout at cub/cub (not the toolkit's layout)" ;;
+      *c++11_cuda*)                  try "$n" "$d" "$b" "-I. -I cpp11-range" "" ;;
+      # the book's error-checking chapter: a wrong copy direction, a block
+      # of 1280 threads (CUDA 13 answers cudaErrorInvalidValue, "invalid
+      # argument"), a kernel without its bounds check (memcheck's lesson)
+      */04-error-check/check1api.cu|*/04-error-check/check2kernel.cu)
+        expect_error='Error text: invalid argument' try "$n" "$d" "$b" "-I." "" ;;
+      */04-error-check/memcheck.cu)
+        expect_error='out of bounds|past the end|outside' try "$n" "$d" "$b" "-I." "" ;;
+      # the book's programs that take their size N as an argument
+      */arithmetic2gpu.cu)           try "$n" "$d" "$b" "-I." "10000" ;;
+      */07-global-memory/matrix.cu|*/08-shared-memory/bank.cu) try "$n" "$d" "$b" "-I." "1000" ;;
+      *)                             try "$n" "$d" "$b" "-I." "" ;;
+    esac
+  done < <(cd "$T" && find . -name '*.cu' -not -path '*/.git/*' | sed 's#^\./##' | LC_ALL=C sort)
+fi
 
 total=$((npass + nchecked + nfail))
 pct=0 pct2=0

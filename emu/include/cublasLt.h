@@ -12,9 +12,13 @@
  * epilogue's outputs) are rounded once to their types.
  *
  * Supported: A, B, C, D of types CUDA_R_32F, CUDA_R_16F, CUDA_R_16BF (A and
- * B of one type, C and D of one type, that type A's or CUDA_R_32F); compute
- * type CUBLAS_COMPUTE_32F and its _PEDANTIC, _FAST_16F, _FAST_16BF and
- * _FAST_TF32 variants; scale type CUDA_R_32F; host or device alpha and
+ * B of one type, C and D of one type, that type A's or CUDA_R_32F) with
+ * compute type CUBLAS_COMPUTE_32F and its _PEDANTIC, _FAST_16F, _FAST_16BF
+ * and _FAST_TF32 variants and scale type CUDA_R_32F; all CUDA_R_16F with
+ * CUBLAS_COMPUTE_16F (or _PEDANTIC) and scale type CUDA_R_16F (computed in
+ * float and rounded once to half, at least as accurate as half
+ * arithmetic); all CUDA_R_64F with CUBLAS_COMPUTE_64F (or _PEDANTIC) and
+ * scale type CUDA_R_64F (computed in double); host or device alpha and
  * beta; column- or row-major layouts; strided batches. Anything else that
  * cuBLASLt would run returns CUBLAS_STATUS_NOT_SUPPORTED and
  * simtlab_emu_last_diagnostic() says what.

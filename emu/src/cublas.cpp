@@ -229,8 +229,17 @@ std::size_t type_bytes(cudaDataType t)
     return t == CUDA_R_64F ? 8 : t == CUDA_R_32F ? 4 : 2;
 }
 
+double element_to_double(const void *base, std::size_t i, cudaDataType t)
+{
+    if (t == CUDA_R_64F)
+        return static_cast<const double *>(base)[i];
+    return element_to_float(base, i, t);
+}
+
 float element_to_float(const void *base, std::size_t i, cudaDataType t)
 {
+    if (t == CUDA_R_64F)
+        return static_cast<float>(static_cast<const double *>(base)[i]);
     if (t == CUDA_R_32F)
         return static_cast<const float *>(base)[i];
     unsigned short bits = static_cast<const unsigned short *>(base)[i];
@@ -239,6 +248,10 @@ float element_to_float(const void *base, std::size_t i, cudaDataType t)
 
 void store_element(void *base, std::size_t i, cudaDataType t, double v)
 {
+    if (t == CUDA_R_64F) {
+        static_cast<double *>(base)[i] = v;
+        return;
+    }
     if (t == CUDA_R_32F) {
         static_cast<float *>(base)[i] = static_cast<float>(v);
         return;

@@ -68,6 +68,7 @@ std::size_t type_bytes(cudaDataType t);
 /* Element i of an array of one of those types, and its store (v rounded
  * once, to nearest even). */
 float element_to_float(const void *base, std::size_t i, cudaDataType t);
+double element_to_double(const void *base, std::size_t i, cudaDataType t); /* CUDA_R_64F too, exact */
 void store_element(void *base, std::size_t i, cudaDataType t, double v);
 
 } /* namespace blas */

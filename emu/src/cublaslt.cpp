@@ -342,7 +342,20 @@ const epilogue_info epilogues[] = {
 };
 
 /* Everything cublasLtMatmul needs, checked. */
+/* What a matmul computes in (the compute type's family). */
+enum class lt_kind { f32, f16, f64 };
+
+lt_kind kind_of(int32_t compute)
+{
+    if (compute == CUBLAS_COMPUTE_16F || compute == CUBLAS_COMPUTE_16F_PEDANTIC)
+        return lt_kind::f16;
+    if (compute == CUBLAS_COMPUTE_64F || compute == CUBLAS_COMPUTE_64F_PEDANTIC)
+        return lt_kind::f64;
+    return lt_kind::f32;
+}
+
 struct problem {
+    lt_kind kind;
     cublasOperation_t transa, transb;
     int m, n, k, batch;
     const layout *a, *b, *c, *d;
@@ -370,8 +383,9 @@ std::size_t layout_index(const layout &l, int i, int j)
 
 cublasStatus_t check_layout(const char *api, const char *name, const layout &l)
 {
-    if (!float_type(l.type))
-        return not_supported("%s: %s has type %s (%u); the emulator supports CUDA_R_32F, CUDA_R_16F and CUDA_R_16BF",
+    if (!float_type(l.type) && l.type != CUDA_R_64F)
+        return not_supported("%s: %s has type %s (%u); the emulator supports CUDA_R_32F, CUDA_R_16F, CUDA_R_16BF and "
+                             "CUDA_R_64F",
                              api, name, type_name(l.type), l.type);
     if (l.order != CUBLASLT_ORDER_COL && l.order != CUBLASLT_ORDER_ROW)
         return not_supported("%s: %s has order %d; the emulator supports CUBLASLT_ORDER_COL and CUBLASLT_ORDER_ROW",
@@ -401,13 +415,19 @@ cublasStatus_t check_layout(const char *api, const char *name, const layout &l)
 
 cublasStatus_t check_desc(const char *api, const matmul_desc &d, const epilogue_info **ep)
 {
-    if (!float_compute(static_cast<cublasComputeType_t>(d.compute_type)))
-        return not_supported("%s: compute type %d is not supported by the emulator: it computes in float, for "
-                             "CUBLAS_COMPUTE_32F and its _PEDANTIC, _FAST_16F, _FAST_16BF and _FAST_TF32 variants",
+    const lt_kind kind = kind_of(d.compute_type);
+    if (kind == lt_kind::f32 && !float_compute(static_cast<cublasComputeType_t>(d.compute_type)))
+        return not_supported("%s: compute type %d is not supported by the emulator: it computes CUBLAS_COMPUTE_32F "
+                             "and its _PEDANTIC, _FAST_16F, _FAST_16BF and _FAST_TF32 variants in float, "
+                             "CUBLAS_COMPUTE_16F (and _PEDANTIC) in float rounded once to half, and "
+                             "CUBLAS_COMPUTE_64F (and _PEDANTIC)",
                              api, d.compute_type);
-    if (d.scale_type != CUDA_R_32F)
-        return not_supported("%s: scale type %s (%d): the emulator supports CUDA_R_32F alpha and beta", api,
-                             type_name(static_cast<uint32_t>(d.scale_type)), d.scale_type);
+    const int32_t scale = kind == lt_kind::f16 ? CUDA_R_16F : kind == lt_kind::f64 ? CUDA_R_64F : CUDA_R_32F;
+    if (d.scale_type != scale)
+        return not_supported("%s: scale type %s (%d) with compute type %d: the emulator supports %s alpha and beta "
+                             "with it",
+                             api, type_name(static_cast<uint32_t>(d.scale_type)), d.scale_type, d.compute_type,
+                             type_name(static_cast<uint32_t>(scale)));
     if (d.pointer_mode != CUBLASLT_POINTER_MODE_HOST && d.pointer_mode != CUBLASLT_POINTER_MODE_DEVICE)
         return not_supported("%s: pointer mode %d: the emulator supports CUBLASLT_POINTER_MODE_HOST and _DEVICE", api,
                              d.pointer_mode);
@@ -445,6 +465,10 @@ cublasStatus_t check_desc(const char *api, const matmul_desc &d, const epilogue_
 cublasStatus_t vector_type(const char *api, const char *what, int32_t attr, uint32_t d_type, cudaDataType *out)
 {
     uint32_t t = attr == -1 ? d_type : static_cast<uint32_t>(attr);
+    if (t == CUDA_R_64F && d_type == CUDA_R_64F) { /* with CUBLAS_COMPUTE_64F */
+        *out = CUDA_R_64F;
+        return CUBLAS_STATUS_SUCCESS;
+    }
     if (!float_type(t))
         return not_supported("%s: %s type %s (%d): the emulator supports CUDA_R_32F, CUDA_R_16F and CUDA_R_16BF", api,
                              what, type_name(t), attr);
@@ -500,6 +524,16 @@ cublasStatus_t check_shapes(const char *api, problem *p)
     if (C.rows != D.rows || C.cols != D.cols)
         return invalid("%s: C is %" PRIu64 " x %" PRIu64 " but D is %" PRIu64 " x %" PRIu64, api, C.rows, C.cols,
                        D.rows, D.cols);
+    if (p->kind != lt_kind::f32) {
+        const uint32_t t = p->kind == lt_kind::f16 ? CUDA_R_16F : CUDA_R_64F;
+        if (A.type != t || B.type != t || C.type != t || D.type != t)
+            return not_supported("%s: with CUBLAS_COMPUTE_%s, A, B, C and D must all be %s (got %s, %s, %s, %s)", api,
+                                 p->kind == lt_kind::f16 ? "16F" : "64F", type_name(t), type_name(A.type),
+                                 type_name(B.type), type_name(C.type), type_name(D.type));
+    } else if (A.type == CUDA_R_64F || C.type == CUDA_R_64F || D.type == CUDA_R_64F) {
+        return not_supported("%s: CUDA_R_64F matrices need CUBLAS_COMPUTE_64F (the compute type is %s)", api,
+                             "a float one");
+    }
     if (A.type != B.type)
         return not_supported("%s: A is %s but B is %s; the emulator needs one type for both", api,
                              type_name(A.type), type_name(B.type));
@@ -527,6 +561,7 @@ cublasStatus_t check_problem(const char *api, cublasLtMatmulDesc_t desc, cublasL
         (st = check_layout(api, "Bdesc", *p->b)) || (st = check_layout(api, "Cdesc", *p->c)) ||
         (st = check_layout(api, "Ddesc", *p->d)))
         return st;
+    p->kind = kind_of(d->compute_type);
     p->transa = static_cast<cublasOperation_t>(d->transa);
     p->transb = static_cast<cublasOperation_t>(d->transb);
     p->parts = ep->parts;
@@ -566,33 +601,36 @@ cublasStatus_t check_operands(const char *api, const problem &p, const matmul_de
     return CUBLAS_STATUS_SUCCESS;
 }
 
-/* alpha or beta, from the host or (pointer mode DEVICE) from device memory. */
-cublasStatus_t read_scalar(const char *api, const char *name, const void *p, int32_t mode, float *out)
+/* alpha or beta of the scale type (half, float or double), from the host or
+ * (pointer mode DEVICE) from device memory. */
+cublasStatus_t read_scalar(const char *api, const char *name, const void *p, int32_t mode, int32_t scale_type,
+                           double *out)
 {
+    const auto t = static_cast<cudaDataType>(scale_type);
     if (mode == CUBLASLT_POINTER_MODE_HOST) {
         if (cublasStatus_t st = check_host_scalar(p, api, name))
             return st;
-        *out = *static_cast<const float *>(p);
+        *out = element_to_double(p, 0, t);
         return CUBLAS_STATUS_SUCCESS;
     }
-    if (cublasStatus_t st = check_device(p, 1, sizeof(float), api, name))
+    if (cublasStatus_t st = check_device(p, 1, type_bytes(t), api, name))
         return st;
     runtime::device_access open(p);
-    *out = *static_cast<const float *>(p);
+    *out = element_to_double(p, 0, t);
     return CUBLAS_STATUS_SUCCESS;
 }
 
-/* One batch's stored matrix as a packed column-major float matrix of its
- * rows x cols. */
-std::vector<float> gather(const layout &l, const void *base, int batch)
+/* One batch's stored matrix as a packed column-major matrix of its rows x
+ * cols (exact: every stored type converts to double exactly). */
+std::vector<double> gather(const layout &l, const void *base, int batch)
 {
     int rows = static_cast<int>(l.rows), cols = static_cast<int>(l.cols);
     auto t = static_cast<cudaDataType>(l.type);
     std::size_t first = static_cast<std::size_t>(batch) * static_cast<std::size_t>(l.batch_stride);
-    std::vector<float> out(static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols));
+    std::vector<double> out(static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols));
     for (int j = 0; j < cols; ++j)
         for (int i = 0; i < rows; ++i)
-            out[static_cast<std::size_t>(j) * rows + i] = element_to_float(base, first + layout_index(l, i, j), t);
+            out[static_cast<std::size_t>(j) * rows + i] = element_to_double(base, first + layout_index(l, i, j), t);
     return out;
 }
 
@@ -612,7 +650,7 @@ double gelu_grad(double x)
 }
 
 struct batch_inputs {
-    std::vector<float> a, b, c;
+    std::vector<double> a, b, c;
     std::vector<double> bias, aux; /* the bias input, the DGELU input */
 };
 
@@ -636,7 +674,7 @@ void read_batch(const problem &p, const matmul_desc &d, const void *A, const voi
         in->bias.resize(p.m);
         std::size_t first = static_cast<std::size_t>(batch) * d.bias_batch_stride;
         for (int i = 0; i < p.m; ++i)
-            in->bias[i] = element_to_float(d.bias, first + i, p.bias_type);
+            in->bias[i] = element_to_double(d.bias, first + i, p.bias_type);
     }
     if (aux_in) {
         in->aux.resize(static_cast<std::size_t>(p.m) * p.n);
@@ -644,7 +682,7 @@ void read_batch(const problem &p, const matmul_desc &d, const void *A, const voi
         for (int j = 0; j < p.n; ++j)
             for (int i = 0; i < p.m; ++i)
                 in->aux[static_cast<std::size_t>(j) * p.m + i] =
-                    element_to_float(d.aux, first + static_cast<std::size_t>(j) * d.aux_ld + i, p.aux_type);
+                    element_to_double(d.aux, first + static_cast<std::size_t>(j) * d.aux_ld + i, p.aux_type);
     }
 }
 
@@ -654,7 +692,7 @@ std::vector<double> operand_sums(const problem &p, const batch_inputs &in)
 {
     bool of_a = p.parts & ep_bgrad_a;
     const layout &l = of_a ? *p.a : *p.b;
-    const std::vector<float> &x = of_a ? in.a : in.b;
+    const std::vector<double> &x = of_a ? in.a : in.b;
     bool trans = (of_a ? p.transa : p.transb) != CUBLAS_OP_N;
     int rows = static_cast<int>(l.rows);
     std::vector<double> sums(p.bias_length, 0.0);
@@ -668,15 +706,32 @@ std::vector<double> operand_sums(const problem &p, const batch_inputs &in)
     return sums;
 }
 
-void run_batch(const problem &p, const matmul_desc &d, float alpha, float beta, const batch_inputs &in, void *D,
+/* alpha op(A) op(B): in double for CUBLAS_COMPUTE_64F, else in float (the
+ * inputs and alpha convert to float exactly). */
+std::vector<double> product(const problem &p, double alpha, const batch_inputs &in)
+{
+    const int m = p.m, n = p.n, lda = std::max(1, static_cast<int>(p.a->rows)),
+              ldb = std::max(1, static_cast<int>(p.b->rows));
+    std::vector<double> prod(static_cast<std::size_t>(m) * n, 0.0);
+    if (p.k == 0)
+        return prod;
+    if (p.kind == lt_kind::f64) {
+        cblas_dgemm(CblasColMajor, to_cblas(p.transa), to_cblas(p.transb), m, n, p.k, alpha, in.a.data(), lda,
+                    in.b.data(), ldb, 0.0, prod.data(), m);
+        return prod;
+    }
+    std::vector<float> a(in.a.begin(), in.a.end()), b(in.b.begin(), in.b.end()), c(prod.size(), 0.0f);
+    cblas_sgemm(CblasColMajor, to_cblas(p.transa), to_cblas(p.transb), m, n, p.k, static_cast<float>(alpha),
+                a.data(), lda, b.data(), ldb, 0.0f, c.data(), m);
+    std::copy(c.begin(), c.end(), prod.begin());
+    return prod;
+}
+
+void run_batch(const problem &p, const matmul_desc &d, double alpha, double beta, const batch_inputs &in, void *D,
                int batch)
 {
     int m = p.m, n = p.n;
-    std::vector<float> prod(static_cast<std::size_t>(m) * n, 0.0f);
-    if (p.k > 0)
-        cblas_sgemm(CblasColMajor, to_cblas(p.transa), to_cblas(p.transb), m, n, p.k, alpha, in.a.data(),
-                    std::max(1, static_cast<int>(p.a->rows)), in.b.data(), std::max(1, static_cast<int>(p.b->rows)),
-                    0.0f, prod.data(), m);
+    const std::vector<double> prod = product(p, alpha, in);
     std::vector<double> out(prod.size()), pre_gelu;
     if (p.parts & ep_aux_out)
         pre_gelu.resize(prod.size());
@@ -688,7 +743,7 @@ void run_batch(const problem &p, const matmul_desc &d, float alpha, float beta, 
             std::size_t at = static_cast<std::size_t>(j) * m + i;
             double x = prod[at];
             if (!in.c.empty())
-                x += static_cast<double>(beta) * in.c[at];
+                x += beta * in.c[at];
             if (p.parts & ep_bias)
                 x += in.bias[i];
             if (p.parts & ep_aux_out)
@@ -1034,25 +1089,25 @@ cublasStatus_t cublasLtMatmul(cublasLtHandle_t lightHandle, cublasLtMatmulDesc_t
     const char *api = "cublasLtMatmul";
     const matmul_desc *d = nullptr;
     problem p{};
-    float alpha_f = 0, beta_f = 0;
+    double alpha_v = 0, beta_v = 0;
     cublasStatus_t st;
     if ((st = check_handle(lightHandle, api)))
         return st;
     if (validate_stream(stream, api) != cudaSuccess)
         return CUBLAS_STATUS_INVALID_VALUE;
     if ((st = check_problem(api, computeDesc, Adesc, Bdesc, Cdesc, Ddesc, &d, &p)) ||
-        (st = read_scalar(api, "alpha", alpha, d->pointer_mode, &alpha_f)) ||
-        (st = read_scalar(api, "beta", beta, d->pointer_mode, &beta_f)))
+        (st = read_scalar(api, "alpha", alpha, d->pointer_mode, d->scale_type, &alpha_v)) ||
+        (st = read_scalar(api, "beta", beta, d->pointer_mode, d->scale_type, &beta_v)))
         return st;
     if (p.m == 0 || p.n == 0)
         return CUBLAS_STATUS_SUCCESS;
-    bool use_c = beta_f != 0.0f; /* as BLAS: with beta 0, C is not read (it may hold NaN) */
+    bool use_c = beta_v != 0.0; /* as BLAS: with beta 0, C is not read (it may hold NaN) */
     if ((st = check_operands(api, p, *d, A, B, C, use_c, D)))
         return st;
     for (int batch = 0; batch < p.batch; ++batch) {
         batch_inputs in;
         read_batch(p, *d, A, B, C, use_c, batch, &in);
-        run_batch(p, *d, alpha_f, beta_f, in, D, batch);
+        run_batch(p, *d, alpha_v, beta_v, in, D, batch);
     }
     return CUBLAS_STATUS_SUCCESS;
 }

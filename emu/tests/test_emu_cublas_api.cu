@@ -11,6 +11,7 @@
  *
  *   build/bin/test_emu_cublas_api --verbose
  */
+#include <cublasLt.h>
 #include <cublas_v2.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -627,4 +628,149 @@ Test(cublas_api, set_and_get_vector_and_matrix_with_strides)
     cr_expect_eq(cublasSetMatrix(rows, cols, sizeof(float), A.data(), lda, dB, ldb + 4), CUBLAS_STATUS_INVALID_VALUE);
     cr_expect_eq(cublasSetMatrix(rows, cols, sizeof(float), A.data(), rows - 1, dB, ldb), CUBLAS_STATUS_INVALID_VALUE);
     cudaFree(dB), cudaFree(dv);
+}
+
+/* ---- cuBLASLt with CUBLAS_COMPUTE_16F and CUBLAS_COMPUTE_64F ----------------- */
+
+/* D = alpha op(A) op(B) + beta C (+ bias) through cublasLtMatmul; all
+ * matrices of `type`, column-major, A and B transposed as asked. */
+template <class T>
+static void lt_case(cublasComputeType_t compute, cudaDataType type, bool ta, bool tb, bool bias, bool device_scalars)
+{
+    const int m = 21, n = 15, k = 27, ldc = m + 2;
+    const int lda = (ta ? k : m) + 1, ldb = ta ? k : k + 3;
+    auto make = [](std::size_t count) {
+        std::vector<T> v(count);
+        for (T &x : v)
+            x = static_cast<T>(static_cast<float>(uniform()));
+        return v;
+    };
+    std::vector<T> A = make(static_cast<std::size_t>(lda) * (ta ? m : k));
+    std::vector<T> B = make(static_cast<std::size_t>(ldb) * (tb ? k : n));
+    std::vector<T> C0 = make(static_cast<std::size_t>(ldc) * n), Bias = make(m);
+    std::vector<T> Dpoison(static_cast<std::size_t>(ldc) * n, static_cast<T>(-777.0f));
+    T *dA = dev(A), *dB = dev(B), *dC = dev(C0), *dD = dev(Dpoison), *dBias = dev(Bias);
+    cublasLtHandle_t lt;
+    cublasLtMatmulDesc_t desc;
+    cublasLtMatrixLayout_t la, lb, lc;
+    cr_assert_eq(cublasLtCreate(&lt), CUBLAS_STATUS_SUCCESS);
+    cr_assert_eq(cublasLtMatmulDescCreate(&desc, compute, type), CUBLAS_STATUS_SUCCESS);
+    cublasOperation_t opa = ta ? CUBLAS_OP_T : CUBLAS_OP_N, opb = tb ? CUBLAS_OP_T : CUBLAS_OP_N;
+    cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA, &opa, sizeof opa);
+    cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSB, &opb, sizeof opb);
+    if (bias) {
+        cublasLtEpilogue_t e = CUBLASLT_EPILOGUE_BIAS;
+        cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &e, sizeof e);
+        cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &dBias, sizeof dBias);
+    }
+    cublasLtMatrixLayoutCreate(&la, type, ta ? k : m, ta ? m : k, lda);
+    cublasLtMatrixLayoutCreate(&lb, type, tb ? n : k, tb ? k : n, ldb);
+    cublasLtMatrixLayoutCreate(&lc, type, m, n, ldc);
+    const T alpha = static_cast<T>(1.5f), beta = static_cast<T>(-0.75f);
+    const void *pa = &alpha, *pb = &beta;
+    T *dscal = nullptr;
+    if (device_scalars) {
+        dscal = dev(std::vector<T>{alpha, beta});
+        pa = dscal, pb = dscal + 1;
+        cublasLtPointerMode_t mode = CUBLASLT_POINTER_MODE_DEVICE;
+        cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_POINTER_MODE, &mode, sizeof mode);
+    }
+    cr_assert_eq(cublasLtMatmul(lt, desc, pa, dA, la, dB, lb, pb, dC, lc, dD, lc, nullptr, nullptr, 0, 0),
+                 CUBLAS_STATUS_SUCCESS, "%s", simtlab_emu_last_diagnostic());
+    std::vector<T> D = host(dD, Dpoison.size());
+    /* the reference, with the bias folded into C: beta C + bias = beta (C + bias / beta) */
+    std::vector<T> C0b = C0;
+    const bool is_half = sizeof(T) == 2;
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < m; ++i) {
+            const std::size_t p = static_cast<std::size_t>(j) * ldc + i;
+            if (bias && !is_half) /* doubles carry the folded value (within an ulp) */
+                C0b[p] = static_cast<T>(val(C0[p]) + val(Bias[i]) / -0.75);
+        }
+    if (bias && is_half) {
+        /* halves cannot carry the folded C exactly: check directly */
+        for (int j = 0; j < n; ++j)
+            for (int i = 0; i < m; ++i) {
+                long double sum = 0, mag = 0;
+                for (int q = 0; q < k; ++q) {
+                    long double t = static_cast<long double>(at(A, lda, ta, i, q)) * at(B, ldb, tb, q, j);
+                    sum += t, mag += std::fabs(t);
+                }
+                const std::size_t p = static_cast<std::size_t>(j) * ldc + i;
+                const double ref = static_cast<double>(1.5L * sum) - 0.75 * val(C0[p]) + val(Bias[i]);
+                const double tol = 4.9e-4 * std::fabs(ref) + (k + 2) * 1.2e-7 * (1.5 * (double)mag + 1) + 6e-8;
+                cr_assert(std::fabs(val(D[p]) - ref) <= tol, "Lt 16F bias D(%d,%d) = %g, reference %g", i, j,
+                          val(D[p]), ref);
+            }
+    } else {
+        std::vector<T> Cref = bias ? C0b : C0; /* D is its own buffer: its padding holds the poison */
+        for (int j = 0; j < n; ++j)
+            for (int i = m; i < ldc; ++i)
+                Cref[static_cast<std::size_t>(j) * ldc + i] = static_cast<T>(-777.0f);
+        check_gemm(is_half ? "cublasLtMatmul 16F" : "cublasLtMatmul 64F", ta, tb, m, n, k, 1.5, A, lda, B, ldb,
+                   -0.75, Cref, ldc, D, is_half ? 4.9e-4 + (k + 2) * 1.2e-7 : (k + 4) * 2.3e-16,
+                   is_half ? 6e-8 : 1e-300);
+    }
+    /* D's padding rows keep the poison */
+    for (int j = 0; j < n; ++j)
+        for (int i = m; i < ldc; ++i)
+            cr_assert_eq(val(D[static_cast<std::size_t>(j) * ldc + i]), -777.0, "padding written");
+    cublasLtMatrixLayoutDestroy(la), cublasLtMatrixLayoutDestroy(lb), cublasLtMatrixLayoutDestroy(lc);
+    cublasLtMatmulDescDestroy(desc), cublasLtDestroy(lt);
+    cudaFree(dA), cudaFree(dB), cudaFree(dC), cudaFree(dD), cudaFree(dBias), cudaFree(dscal);
+}
+
+Test(cublas_api, lt_matmul_compute_16f_with_half_scalars)
+{
+    seed_once("lt_16f");
+    for (int ta = 0; ta < 2; ++ta)
+        for (int tb = 0; tb < 2; ++tb)
+            lt_case<__half>(ta ? CUBLAS_COMPUTE_16F_PEDANTIC : CUBLAS_COMPUTE_16F, CUDA_R_16F, ta, tb, false, tb);
+    lt_case<__half>(CUBLAS_COMPUTE_16F, CUDA_R_16F, false, true, true, false);
+}
+
+Test(cublas_api, lt_matmul_compute_64f_with_double_scalars)
+{
+    seed_once("lt_64f");
+    for (int ta = 0; ta < 2; ++ta)
+        for (int tb = 0; tb < 2; ++tb)
+            lt_case<double>(ta ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_64F_PEDANTIC, CUDA_R_64F, ta, tb, tb == 1, ta);
+}
+
+Test(cublas_api, lt_matmul_refuses_mixed_16f_and_64f_combinations)
+{
+    cublasLtHandle_t lt;
+    cr_assert_eq(cublasLtCreate(&lt), CUBLAS_STATUS_SUCCESS);
+    struct combo {
+        cublasComputeType_t compute;
+        cudaDataType scale, ab, cd;
+        const char *reason;
+    } combos[] = {
+        {CUBLAS_COMPUTE_16F, CUDA_R_32F, CUDA_R_16F, CUDA_R_16F, "scale type"},
+        {CUBLAS_COMPUTE_16F, CUDA_R_16F, CUDA_R_16F, CUDA_R_32F, "must all be CUDA_R_16F"},
+        {CUBLAS_COMPUTE_64F, CUDA_R_64F, CUDA_R_32F, CUDA_R_32F, "must all be CUDA_R_64F"},
+        {CUBLAS_COMPUTE_32F, CUDA_R_32F, CUDA_R_64F, CUDA_R_64F, "need CUBLAS_COMPUTE_64F"},
+        {CUBLAS_COMPUTE_32I, CUDA_R_32I, CUDA_R_8I, CUDA_R_32I, "compute type 72"},
+    };
+    for (const combo &c : combos) {
+        cublasLtMatmulDesc_t desc;
+        cublasLtMatrixLayout_t la, lb, lc;
+        cr_assert_eq(cublasLtMatmulDescCreate(&desc, c.compute, c.scale), CUBLAS_STATUS_SUCCESS);
+        cublasLtMatrixLayoutCreate(&la, c.ab, 5, 3, 5);
+        cublasLtMatrixLayoutCreate(&lb, c.ab, 3, 4, 3);
+        cublasLtMatrixLayoutCreate(&lc, c.cd, 5, 4, 5);
+        cublasLtMatmulPreference_t pref;
+        cublasLtMatmulPreferenceCreate(&pref);
+        cublasLtMatmulHeuristicResult_t r;
+        int returned = -1;
+        cr_expect_eq(cublasLtMatmulAlgoGetHeuristic(lt, desc, la, lb, lc, lc, pref, 1, &r, &returned),
+                     CUBLAS_STATUS_NOT_SUPPORTED, "compute %d: %s", c.compute, simtlab_emu_last_diagnostic());
+        cr_expect_eq(returned, 0);
+        cr_expect(std::strstr(simtlab_emu_last_diagnostic(), c.reason), "'%s' does not say '%s'",
+                  simtlab_emu_last_diagnostic(), c.reason);
+        cublasLtMatmulPreferenceDestroy(pref);
+        cublasLtMatrixLayoutDestroy(la), cublasLtMatrixLayoutDestroy(lb), cublasLtMatrixLayoutDestroy(lc);
+        cublasLtMatmulDescDestroy(desc);
+    }
+    cublasLtDestroy(lt);
 }

@@ -1204,3 +1204,43 @@ Test(cub_device, partition_run_length_histogram_segmented_sort)
         CHECK_CUDA(cudaFree(d_kout));
     }
 }
+
+/* Operators whose operator() is not const (CUB calls a copy of its own). */
+struct NonConstMax {
+    int calls = 0;
+    __device__ int operator()(int a, int b)
+    {
+        ++calls;
+        return a > b ? a : b;
+    }
+};
+struct NonConstEven {
+    __device__ bool operator()(int x) { return x % 2 == 0; }
+};
+
+Test(cub_device, operators_without_const_call)
+{
+    std::mt19937 rng(test_seed());
+    const int n = 997;
+    std::vector<int> h(n);
+    for (int &v : h)
+        v = (int)(rng() % 100000);
+    int *d_in = to_device(h), *d_max = poisoned<int>(1), *d_scan = poisoned<int>(n), *d_sel = poisoned<int>(n),
+        *d_count = poisoned<int>(1);
+    TWO_PHASE(cub::DeviceReduce::Reduce(d_temp_storage, temp_storage_bytes, d_in, d_max, n, NonConstMax(), -1));
+    TWO_PHASE(cub::DeviceScan::InclusiveScan(d_temp_storage, temp_storage_bytes, d_in, d_scan, NonConstMax(), n));
+    TWO_PHASE(cub::DeviceSelect::If(d_temp_storage, temp_storage_bytes, d_in, d_sel, d_count, n, NonConstEven()));
+    std::vector<int> scan = to_host(d_scan, n), even;
+    int m = -1;
+    for (int i = 0; i < n; ++i) {
+        m = std::max(m, h[i]);
+        cr_assert_eq(scan[i], m, "InclusiveScan(NonConstMax)[%d]", i);
+        if (h[i] % 2 == 0)
+            even.push_back(h[i]);
+    }
+    cr_assert_eq(to_host(d_max, 1)[0], m, "Reduce(NonConstMax)");
+    cr_assert_eq(to_host(d_count, 1)[0], (int)even.size(), "If(NonConstEven) count");
+    cr_assert(to_host(d_sel, even.size()) == even, "If(NonConstEven) items");
+    for (int *p : {d_in, d_max, d_scan, d_sel, d_count})
+        CHECK_CUDA(cudaFree(p));
+}

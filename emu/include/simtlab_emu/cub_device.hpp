@@ -369,9 +369,10 @@ private:
         const std::size_t n = static_cast<std::size_t>(num_items);
         void *const temp = d_temp_storage;
         return d::run_on_stream(api, where, stream, [=]() {
+            Op f = op; /* a copy the kernel owns: operator() need not be const */
             accum_t acc = init;
             for (std::size_t i = 0; i < n; ++i)
-                acc = op(acc, d_in[i]);
+                acc = f(acc, d_in[i]);
             std::memcpy(temp, &acc, sizeof acc); /* the partial lives in the call's storage */
             *d_out = acc;
         });
@@ -511,6 +512,7 @@ private:
         const std::size_t n = static_cast<std::size_t>(num_items);
         void *const temp = d_temp_storage;
         return d::run_on_stream(api, where, stream, [=]() {
+            Op f = op; /* a copy the kernel owns: operator() need not be const */
             if (n == 0)
                 return;
             if (exclusive) {
@@ -518,7 +520,7 @@ private:
                 for (std::size_t i = 0; i < n; ++i) {
                     const in_t x = d_in[i];
                     d_out[i] = acc;
-                    acc = op(acc, x);
+                    acc = f(acc, x);
                 }
                 std::memcpy(temp, &acc, sizeof acc);
                 return;
@@ -526,7 +528,7 @@ private:
             accum_t acc = accum_t(d_in[0]);
             d_out[0] = acc;
             for (std::size_t i = 1; i < n; ++i) {
-                acc = op(acc, d_in[i]);
+                acc = f(acc, d_in[i]);
                 d_out[i] = acc;
             }
             std::memcpy(temp, &acc, sizeof acc);
@@ -631,10 +633,11 @@ struct DeviceSelect {
         const std::size_t n = static_cast<std::size_t>(num_items);
         void *const temp = d_temp_storage;
         return d::run_on_stream(api, where, stream, [=]() {
+            SelectOp select = select_op; /* operator() need not be const */
             long long kept = 0;
             for (std::size_t i = 0; i < n; ++i) {
                 const d::in_value<InputIteratorT> x = d_in[i];
-                if (select_op(x))
+                if (select(x))
                     d_out[kept++] = x;
             }
             std::memcpy(temp, &kept, sizeof kept);
@@ -741,10 +744,11 @@ private:
             return st;
         void *const temp = d_temp_storage;
         return d::run_on_stream(api, where, stream, [=]() {
+            Op f = op; /* a copy the kernel owns: operator() need not be const */
             for (int s = 0; s < num_segments; ++s) {
                 accum_t acc = init;
                 for (auto i = d_begin[s]; i < d_end[s]; ++i)
-                    acc = op(acc, d_in[i]);
+                    acc = f(acc, d_in[i]);
                 std::memcpy(temp, &acc, sizeof acc);
                 d_out[s] = acc;
             }
@@ -773,11 +777,12 @@ struct DevicePartition {
         const std::size_t n = static_cast<std::size_t>(num_items);
         void *const temp = d_temp_storage;
         return d::run_on_stream(api, where, stream, [=]() {
+            SelectOp select = select_op; /* operator() need not be const */
             long long kept = 0;
             std::size_t back = n;
             for (std::size_t i = 0; i < n; ++i) {
                 const d::in_value<InputIteratorT> x = d_in[i];
-                if (select_op(x))
+                if (select(x))
                     d_out[kept++] = x;
                 else
                     d_out[--back] = x;

@@ -25,6 +25,7 @@ __thread uint3 grid_dim;
 
 detail::worker_hot detail::host_worker{};
 __thread detail::worker_hot *detail::current_worker = &detail::host_worker;
+__thread bool detail::in_kernel_thread = false;
 
 namespace engine {
 
@@ -690,6 +691,10 @@ void begin_block(worker *w, std::uint64_t linear)
     const std::uint64_t gx = g.grid.x, gy = g.grid.y;
     block_idx = uint3{static_cast<unsigned>(linear % gx), static_cast<unsigned>((linear / gx) % gy),
                       static_cast<unsigned>(linear / (gx * gy))};
+    if (b.spins_written) { /* by the threads of the block before, tid < its n */
+        std::memset(b.spins_store, 0, b.n * sizeof b.spins_store[0]);
+        b.spins_written = false;
+    }
     b.n = g.threads_per_block;
     b.next_start = 0;
     b.live = b.n;
@@ -707,7 +712,6 @@ void begin_block(worker *w, std::uint64_t linear)
     w->no_yield = false; /* a warp operation's function that failed the last block left it set */
     b.slots_used = false;
     std::memset(b.exited, 0, b.n);
-    std::memset(b.spins_store, 0, b.n * sizeof b.spins_store[0]);
     const unsigned nwarps = (b.n + warp_size - 1) / warp_size;
     for (unsigned i = 0; i < nwarps; i++)
         b.warps[i].ngroups = 0;
@@ -728,9 +732,9 @@ void begin_block(worker *w, std::uint64_t linear)
 
 void enter_block(worker *w)
 {
-    w->in_block = true;
+    set_in_block(w, true);
     save_origin(fctx::jump_fcontext(next_context(w), &w->sched_ctx));
-    w->in_block = false;
+    set_in_block(w, false);
 }
 
 void run_block(worker *w, std::uint64_t linear)
@@ -777,7 +781,7 @@ void abandon_block(worker *w)
     if (w->abandon_stack)
         stack_put(w->stacks, w->abandon_stack);
     w->abandon_stack = nullptr;
-    w->in_block = false;
+    set_in_block(w, false);
 }
 
 } /* namespace engine */

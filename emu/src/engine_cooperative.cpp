@@ -161,6 +161,7 @@ static void run_resident(worker *os, coop_resident &r)
             abandon_block(v);
     }
     detail::current_worker = os;
+    detail::in_kernel_thread = os->in_block;
     if (v->failed || v->blk->live == 0) {
         r.state = coop_resident::done;
         const std::size_t used = v->blk->shared_used - round16(v->grid->dynamic_bytes);
@@ -227,7 +228,7 @@ void cooperative_work(worker *w, grid_job *g)
     coop_grid &c = *g->coop;
     w->grid = g;
     w->static_shared_max = 0;
-    w->in_block = false;
+    set_in_block(w, false);
     for (;;) {
         for (std::size_t i = w->index; i < c.residents.size(); i += c.participants) {
             coop_resident &r = c.residents[i];

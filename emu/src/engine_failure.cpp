@@ -261,7 +261,7 @@ using namespace engine;
     fail_thread(w, error, "%s", message);
 }
 
-bool report_host_call_of_kernel(const char *kernel, const char *file, int line)
+void report_host_call_of_kernel(const char *kernel, const char *file, int line)
 {
     char text[1024];
     std::snprintf(text, sizeof text,
@@ -271,7 +271,6 @@ bool report_host_call_of_kernel(const char *kernel, const char *file, int line)
                   kernel, file, line, kernel);
     set_diagnostic(text);
     record_error(cudaErrorInvalidConfiguration);
-    return true;
 }
 
 [[noreturn]] void device_assert_fail(const char *expr, const char *file, int line, const char *func)

@@ -227,7 +227,7 @@ static void work_on_grid(worker *w, grid_job *g)
 {
     w->grid = g;
     w->static_shared_max = 0;
-    w->in_block = false;
+    set_in_block(w, false);
     block_dim = g->block;
     grid_dim = g->grid;
     if (g->coop) { /* every block resident at once: engine_cooperative.cpp */
@@ -320,6 +320,7 @@ static void run_on_pool(worker_pool *p, grid_job *job)
     ensure_signal_stack();
     work_on_grid(me, job);
     detail::current_worker = saved;
+    detail::in_kernel_thread = saved->in_block;
     if (helpers) {
         std::unique_lock<std::mutex> lock(p->m);
         p->done_cv.wait(lock, [&] { return p->helpers_done == helpers; });

@@ -214,6 +214,13 @@ inline worker *this_worker()
     detail::worker_hot *const w = detail::current_worker;
     return w == &detail::host_worker ? nullptr : static_cast<worker *>(w);
 }
+/* Every change of in_block goes through here: w is the calling OS thread's
+ * current worker, and detail::in_kernel_thread mirrors its flag. */
+inline void set_in_block(worker *w, bool in_block)
+{
+    w->in_block = in_block;
+    detail::in_kernel_thread = in_block;
+}
 /* The stack the running CUDA thread runs on; nullptr between threads. */
 inline fiber_stack *running_stack(const worker *w)
 {

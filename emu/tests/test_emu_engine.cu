@@ -19,6 +19,7 @@
 #include <cmath>
 #include <csignal>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 /* ---- helpers ----------------------------------------------------------- */
@@ -535,4 +536,63 @@ Test(engine, a_stack_overflow_in_a_kernel_thread_is_diagnosed)
     cr_assert_eq(cudaGetLastError(), cudaErrorIllegalAddress, "%s", simtlab_emu_last_diagnostic());
     cr_assert(std::strstr(simtlab_emu_last_diagnostic(), "stack overflow"), "%s",
               simtlab_emu_last_diagnostic());
+}
+
+/* ---- a kernel called like a host function ----------------------------------
+ * The check at every kernel's entry (engine.hpp, host_call_of_kernel) reads
+ * a thread-local flag that the engine keeps beside its worker's in_block:
+ * true in every CUDA thread, false in host code before any launch, after a
+ * launch (whose blocks the calling thread ran too), after a cooperative
+ * launch, after a launch that faulted, and in a new host thread. */
+__global__ void count_calls(int *calls)
+{
+    atomicAdd(calls, 1);
+}
+
+/* Calls the kernel without <<<>>>: it must not run, and must leave
+ * cudaErrorInvalidConfiguration (or the sticky error, `want`) and a
+ * diagnostic naming it. */
+static void expect_host_call_refused(int *calls, cudaError_t want, const char *when)
+{
+    const int before = *calls;
+    count_calls(calls);
+    cr_assert_eq(*calls, before, "%s: the kernel ran when called without <<<>>>", when);
+    const char *diag = simtlab_emu_last_diagnostic();
+    cr_assert(std::strstr(diag, "kernel count_calls") && std::strstr(diag, "without <<<>>>"), "%s: diagnostic: %s",
+              when, diag);
+    const cudaError_t got = cudaGetLastError();
+    cr_assert_eq(got, want, "%s: got %s", when, cudaGetErrorName(got));
+}
+
+Test(engine, a_kernel_called_without_a_launch_does_not_run_before_or_after_launches)
+{
+    int *calls = nullptr;
+    cr_assert_eq(cudaMallocManaged(&calls, sizeof(int)), cudaSuccess);
+    *calls = 0;
+    expect_host_call_refused(calls, cudaErrorInvalidConfiguration, "before any launch");
+    count_calls<<<3, 64>>>(calls);
+    expect_launch_ok("count_calls");
+    cr_assert_eq(*calls, 3 * 64);
+    expect_host_call_refused(calls, cudaErrorInvalidConfiguration, "after a launch");
+    void *args[] = {&calls};
+    cr_assert_eq(cudaLaunchCooperativeKernel((void *)count_calls, dim3(2), dim3(32), args, 0, 0), cudaSuccess, "%s",
+                 simtlab_emu_last_diagnostic());
+    expect_launch_ok("cooperative count_calls");
+    cr_assert_eq(*calls, 3 * 64 + 2 * 32);
+    expect_host_call_refused(calls, cudaErrorInvalidConfiguration, "after a cooperative launch");
+    std::thread other([calls] { expect_host_call_refused(calls, cudaErrorInvalidConfiguration, "another thread"); });
+    other.join();
+    cr_assert_eq(*calls, 3 * 64 + 2 * 32);
+    cudaFree(calls);
+}
+
+Test(engine, a_kernel_called_without_a_launch_does_not_run_after_a_faulting_launch)
+{
+    int *calls = nullptr;
+    cr_assert_eq(cudaMallocManaged(&calls, sizeof(int)), cudaSuccess);
+    *calls = 0;
+    int *p = device_alloc<int>(16);
+    write_far_away<<<1, 1>>>(p);
+    cr_assert_eq(cudaGetLastError(), cudaErrorIllegalAddress, "%s", simtlab_emu_last_diagnostic());
+    expect_host_call_refused(calls, cudaErrorIllegalAddress, "after a faulting launch (sticky)");
 }

@@ -5,9 +5,16 @@
  *
  *   build/bin/test_emu_tutorials --verbose
  */
+#include <cuda/atomic>
+#include <cuda/std/atomic>
 #include <cuda_runtime.h>
 
 #include <criterion/criterion.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <vector>
 
 #include <cstddef>
 #include <cstdio>
@@ -164,4 +171,202 @@ Test(managed_oversubscription, beyond_the_device_up_to_the_host_with_cudaMallocs
     cr_expect_eq(cudaFree(m), cudaSuccess);
     cudaFree(offsets);
     cudaFree(sum);
+}
+
+/* ---- <cuda/atomic> -------------------------------------------------------- */
+
+struct atomics {
+    cuda::atomic<int, cuda::thread_scope_device> count;
+    cuda::std::atomic<int> down;
+    cuda::atomic<unsigned long long, cuda::thread_scope_block> bits;
+    cuda::std::atomic<int> lo, hi;
+    cuda::atomic<float> fsum;
+    cuda::std::atomic<double> dmax; /* by a compare_exchange loop */
+    cuda::std::atomic<int *> cursor;
+    cuda::std::atomic<unsigned> swaps;
+};
+
+__global__ void use_atomics(atomics *a, const int *values, const float *fvalues, const double *dvalues, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    a->count.fetch_add(1, cuda::memory_order_relaxed);
+    a->down -= 2;
+    a->bits.fetch_or(1ull << (i % 64));
+    a->lo.fetch_min(values[i]);
+    a->hi.fetch_max(values[i]);
+    a->fsum += fvalues[i];
+    double seen = a->dmax.load(cuda::std::memory_order_acquire);
+    while (seen < dvalues[i] && !a->dmax.compare_exchange_weak(seen, dvalues[i], cuda::std::memory_order_acq_rel,
+                                                              cuda::std::memory_order_acquire)) {
+    }
+    int *slot = a->cursor.fetch_add(1); /* pointer arithmetic in elements */
+    *slot = i;
+    a->swaps.exchange(static_cast<unsigned>(i));
+    ++a->swaps;
+    cuda::atomic_thread_fence(cuda::memory_order_seq_cst, cuda::thread_scope_device);
+}
+
+Test(cuda_atomic, every_operation_from_many_threads_against_host_references)
+{
+    const unsigned seed = static_cast<unsigned>(std::time(nullptr));
+    std::printf("cuda_atomic seed %u\n", seed);
+    std::srand(seed);
+    const int n = 3 * 97 + 5; /* odd, and a partial last block */
+    atomics *a = nullptr;
+    int *values = nullptr, *slots = nullptr;
+    float *fvalues = nullptr;
+    double *dvalues = nullptr;
+    cr_assert_eq(cudaMallocManaged(&a, sizeof *a), cudaSuccess);
+    cr_assert_eq(cudaMallocManaged(&values, n * sizeof(int)), cudaSuccess);
+    cr_assert_eq(cudaMallocManaged(&fvalues, n * sizeof(float)), cudaSuccess);
+    cr_assert_eq(cudaMallocManaged(&dvalues, n * sizeof(double)), cudaSuccess);
+    cr_assert_eq(cudaMallocManaged(&slots, n * sizeof(int)), cudaSuccess);
+    new (a) atomics{};
+    a->count = 0, a->down = 1000, a->bits = 0, a->lo = 1 << 30, a->hi = -(1 << 30), a->fsum = 0.0f;
+    a->dmax = -1e300, a->cursor = slots, a->swaps = 0;
+    int want_lo = 1 << 30, want_hi = -(1 << 30);
+    double want_sum = 0, want_dmax = -1e300;
+    for (int i = 0; i < n; ++i) {
+        values[i] = std::rand() % 200001 - 100000;
+        fvalues[i] = static_cast<float>(std::rand() % 1000) / 64.0f; /* exact sums in float */
+        dvalues[i] = std::ldexp(static_cast<double>(std::rand()), -20) - 1000.0;
+        slots[i] = -1;
+        want_lo = std::min(want_lo, values[i]), want_hi = std::max(want_hi, values[i]);
+        want_sum += fvalues[i], want_dmax = std::max(want_dmax, dvalues[i]);
+    }
+    use_atomics<<<4, 97>>>(a, values, fvalues, dvalues, n);
+    cr_assert_eq(cudaDeviceSynchronize(), cudaSuccess, "%s", simtlab_emu_last_diagnostic());
+    cr_expect_eq(a->count.load(), n);
+    cr_expect_eq(a->down.load(), 1000 - 2 * n);
+    cr_expect_eq(a->bits.load(), ~0ull);
+    cr_expect_eq(a->lo.load(), want_lo);
+    cr_expect_eq(a->hi.load(), want_hi);
+    cr_expect_eq(static_cast<double>(a->fsum.load()), want_sum);
+    cr_expect_eq(a->dmax.load(), want_dmax);
+    cr_expect_eq(a->cursor.load(), slots + n);
+    std::vector<int> seen(n, 0);
+    for (int i = 0; i < n; ++i) {
+        cr_assert(slots[i] >= 0 && slots[i] < n, "slot %d holds %d", i, slots[i]);
+        seen[slots[i]]++;
+    }
+    for (int i = 0; i < n; ++i)
+        cr_expect_eq(seen[i], 1, "thread %d claimed %d slots", i, seen[i]);
+    cr_expect_lt(a->swaps.load(), static_cast<unsigned>(n) + n);
+    cudaFree(a), cudaFree(values), cudaFree(fvalues), cudaFree(dvalues), cudaFree(slots);
+}
+
+__global__ void histogram_by_ref(const int *v, int n, int *hist)
+{
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        cuda::atomic_ref<int, cuda::thread_scope_device> bin(hist[v[i] % 13]);
+        bin.fetch_add(1, cuda::memory_order_relaxed);
+        cuda::std::atomic_ref<int> total(hist[13]);
+        total++;
+    }
+}
+
+Test(cuda_atomic, atomic_ref_over_plain_device_memory)
+{
+    const unsigned seed = static_cast<unsigned>(std::time(nullptr)) + 1;
+    std::printf("atomic_ref seed %u\n", seed);
+    std::srand(seed);
+    const int n = 4099;
+    std::vector<int> v(n), want(14, 0);
+    for (int &x : v) {
+        x = std::rand() % 1000;
+        want[x % 13]++;
+    }
+    want[13] = n;
+    int *dv = nullptr, *dh = nullptr;
+    cr_assert_eq(cudaMalloc(&dv, n * sizeof(int)), cudaSuccess);
+    cr_assert_eq(cudaMalloc(&dh, 14 * sizeof(int)), cudaSuccess);
+    cr_assert_eq(cudaMemcpy(dv, v.data(), n * sizeof(int), cudaMemcpyHostToDevice), cudaSuccess);
+    cr_assert_eq(cudaMemset(dh, 0, 14 * sizeof(int)), cudaSuccess);
+    histogram_by_ref<<<5, 67>>>(dv, n, dh);
+    cr_assert_eq(cudaDeviceSynchronize(), cudaSuccess, "%s", simtlab_emu_last_diagnostic());
+    std::vector<int> got(14, -1);
+    cr_assert_eq(cudaMemcpy(got.data(), dh, 14 * sizeof(int), cudaMemcpyDeviceToHost), cudaSuccess);
+    for (int b = 0; b < 14; ++b)
+        cr_expect_eq(got[b], want[b], "bin %d", b);
+    cudaFree(dv), cudaFree(dh);
+}
+
+/* Thread 0 waits for the block's last thread, which runs after it: the
+ * engine must see the spin on load() (and on wait()) and run the others. */
+__global__ void spin_on_load(cuda::atomic<int, cuda::thread_scope_block> *flag, cuda::std::atomic<int> *seen)
+{
+    if (threadIdx.x == 0) {
+        while (flag->load(cuda::memory_order_acquire) == 0) {
+        }
+        flag->wait(1); /* returns once the value is no longer 1 */
+        seen->store(flag->load());
+    } else if (threadIdx.x == blockDim.x - 1) {
+        flag->store(1, cuda::memory_order_release);
+        while (seen->load() == 0 && flag->load() == 1)
+            flag->store(2);
+    }
+}
+
+__global__ void spin_forever(cuda::std::atomic<int> *flag)
+{
+    while (flag->load() == 0) { /* SPIN_FOREVER_LINE */
+    }
+}
+
+Test(cuda_atomic, spins_on_load_and_wait_let_the_block_run, .timeout = 60)
+{
+    cuda::atomic<int, cuda::thread_scope_block> *flag = nullptr;
+    cuda::std::atomic<int> *seen = nullptr;
+    cr_assert_eq(cudaMallocManaged(&flag, sizeof *flag), cudaSuccess);
+    cr_assert_eq(cudaMallocManaged(&seen, sizeof *seen), cudaSuccess);
+    flag->store(0), seen->store(0);
+    spin_on_load<<<1, 64>>>(flag, seen);
+    cr_assert_eq(cudaDeviceSynchronize(), cudaSuccess, "%s", simtlab_emu_last_diagnostic());
+    cr_expect_eq(seen->load(), 2);
+
+    /* a spin nobody ends fails the launch, naming this file */
+    cr_assert_eq(setenv("SIMTLAB_EMU_SPIN_LIMIT_S", "1", 1), 0);
+    seen->store(0);
+    spin_forever<<<1, 32>>>(seen);
+    cr_expect_eq(cudaGetLastError(), cudaErrorLaunchFailure);
+    cr_expect(std::strstr(simtlab_emu_last_diagnostic(), "test_emu_tutorials.cu"), "%s",
+              simtlab_emu_last_diagnostic());
+    cr_expect(std::strstr(simtlab_emu_last_diagnostic(), "spins without end"), "%s", simtlab_emu_last_diagnostic());
+    cudaFree(flag), cudaFree(seen);
+}
+
+/* printf-alternative's use: a status in pinned host memory, written by a
+ * kernel with release, read by the host through a volatile pointer. */
+__global__ void report(cuda::std::atomic<int> *status, int code)
+{
+    if (threadIdx.x == 7)
+        status->store(code, cuda::memory_order_release);
+}
+
+Test(cuda_atomic, host_code_and_pinned_memory)
+{
+    cuda::std::atomic<int> *status = nullptr;
+    cr_assert_eq(cudaMallocHost(&status, sizeof *status, cudaHostAllocMapped), cudaSuccess);
+    status->store(0, cuda::memory_order_release);
+    report<<<1, 32>>>(status, 4321);
+    cr_assert_eq(cudaDeviceSynchronize(), cudaSuccess);
+    cr_expect_eq(static_cast<volatile cuda::std::atomic<int> *>(status)->load(cuda::memory_order_acquire), 4321);
+    int expected = 4321;
+    cr_expect(status->compare_exchange_strong(expected, 5));
+    expected = 4321;
+    cr_expect_not(status->compare_exchange_strong(expected, 6));
+    cr_expect_eq(expected, 5, "a failed compare-exchange returns what it found");
+    cuda::std::atomic_flag flag;
+    flag.clear();
+    cr_expect_not(flag.test_and_set());
+    cr_expect(flag.test_and_set());
+    cr_expect(flag.test());
+    cuda::std::atomic_thread_fence(cuda::std::memory_order_seq_cst);
+    cuda::std::atomic<float> f(1.5f);
+    f.fetch_sub(0.25f);
+    cr_expect_eq(f.load(), 1.25f);
+    cr_expect(f.is_lock_free());
+    cudaFreeHost(status);
 }

@@ -1244,3 +1244,48 @@ Test(cub_device, operators_without_const_call)
     for (int *p : {d_in, d_max, d_scan, d_sel, d_count})
         CHECK_CUDA(cudaFree(p));
 }
+
+/* Segmented warp reductions: head flags and tail flags, in a warp of 32
+ * and one of 16 lanes (a block of 48). */
+__global__ void warp_segmented_kernel(const int *in, const int *flags, int *head_out, int *tail_out)
+{
+    typedef cub::WarpReduce<int> WR;
+    __shared__ typename WR::TempStorage temp[2];
+    const int t = threadIdx.x;
+    head_out[t] = WR(temp[t / 32]).HeadSegmentedSum(in[t], flags[t]);
+    tail_out[t] = WR(temp[t / 32]).TailSegmentedReduce(in[t], flags[t], cub::Max());
+}
+
+Test(cub_warp, head_and_tail_segmented_reductions)
+{
+    std::mt19937 rng(test_seed());
+    std::vector<int> h(48), f(48);
+    for (int i = 0; i < 48; ++i)
+        h[i] = (int)(rng() % 1000) - 500, f[i] = rng() % 4 == 0;
+    int *d_in = to_device(h), *d_f = to_device(f), *d_head = poisoned<int>(48), *d_tail = poisoned<int>(48);
+    warp_segmented_kernel<<<1, 48>>>(d_in, d_f, d_head, d_tail);
+    CHECK_CUDA(cudaDeviceSynchronize());
+    std::vector<int> head = to_host(d_head, 48), tail = to_host(d_tail, 48);
+    for (int w = 0; w < 2; ++w) {
+        const int lanes = w ? 16 : 32, b = w * 32;
+        for (int l = 0; l < lanes; ++l) {
+            if (l == 0 || f[b + l]) { /* a head: the sum up to the next head */
+                int e = h[b + l];
+                for (int k = l + 1; k < lanes && !f[b + k]; ++k)
+                    e += h[b + k];
+                cr_assert_eq(head[b + l], e, "HeadSegmentedSum warp %d lane %d", w, l);
+            }
+            if (l == 0 || f[b + l - 1]) { /* a segment's first lane after a tail: max up to the next tail */
+                int e = h[b + l];
+                for (int k = l; k < lanes; ++k) {
+                    e = std::max(e, h[b + k]);
+                    if (f[b + k])
+                        break;
+                }
+                cr_assert_eq(tail[b + l], e, "TailSegmentedReduce(Max) warp %d lane %d", w, l);
+            }
+        }
+    }
+    for (int *p : {d_in, d_f, d_head, d_tail})
+        CHECK_CUDA(cudaFree(p));
+}

@@ -456,6 +456,33 @@ inline lane_part<T> warp_run(const logical_warp &w, unsigned logical, const T &x
     ::simtlab_emu::fail_launch(cudaErrorLaunchFailure, text);
 }
 
+/* Segmented reductions: `valid` carries the lane's flag; bit 31 of the
+ * first lane's says whether the flags mark heads (set) or tails. Each
+ * segment's reduction goes to its first lane; lane 0 always starts one. */
+constexpr unsigned segment_heads = 1u << 31;
+template <class T, class Op>
+inline void segmented_exchange(void *const lanes[32], unsigned mask, void *vctx)
+{
+    warp_ctx<T, Op> &c = *static_cast<warp_ctx<T, Op> *>(vctx);
+    const unsigned base = static_cast<unsigned>(__builtin_ctz(mask));
+    const unsigned count = static_cast<unsigned>(__builtin_popcount(mask));
+    const bool heads = (part_at<T>(lanes, base)->valid & segment_heads) != 0;
+    unsigned first = 0;
+    for (unsigned i = 0; i < count; ++i) {
+        lane_part<T> *p = part_at<T>(lanes, base + i);
+        const bool flag = (p->valid & ~segment_heads) != 0;
+        const bool starts = i == 0 || (heads ? flag : (part_at<T>(lanes, base + i - 1)->valid & ~segment_heads) != 0);
+        if (starts) {
+            first = i;
+            p->out = p->in;
+        } else {
+            lane_part<T> *f = part_at<T>(lanes, base + first);
+            f->out = (*c.op)(f->out, p->in);
+            p->out = p->in;
+        }
+    }
+}
+
 /* Broadcast: every lane takes the input of logical lane `valid`. */
 template <class T, class Op>
 inline void broadcast_exchange(void *const lanes[32], unsigned mask, void *)
@@ -544,7 +571,46 @@ public:
         return run(input, valid_items, reduction_op, "cub::WarpReduce::Reduce", where);
     }
 
+    /* Segments marked by head flags (or tail flags): each segment's sum to
+     * its first lane. */
+    template <class FlagT>
+    T HeadSegmentedSum(T input, FlagT head_flag, here where = ::simtlab_emu::cub_detail::caller())
+    {
+        ::cub::Sum op;
+        return segmented(input, head_flag != FlagT(0), true, op, "cub::WarpReduce::HeadSegmentedSum", where);
+    }
+    template <class FlagT>
+    T TailSegmentedSum(T input, FlagT tail_flag, here where = ::simtlab_emu::cub_detail::caller())
+    {
+        ::cub::Sum op;
+        return segmented(input, tail_flag != FlagT(0), false, op, "cub::WarpReduce::TailSegmentedSum", where);
+    }
+    template <class ReductionOp, class FlagT>
+    T HeadSegmentedReduce(T input, FlagT head_flag, ReductionOp reduction_op,
+                          here where = ::simtlab_emu::cub_detail::caller())
+    {
+        return segmented(input, head_flag != FlagT(0), true, reduction_op, "cub::WarpReduce::HeadSegmentedReduce",
+                         where);
+    }
+    template <class ReductionOp, class FlagT>
+    T TailSegmentedReduce(T input, FlagT tail_flag, ReductionOp reduction_op,
+                          here where = ::simtlab_emu::cub_detail::caller())
+    {
+        return segmented(input, tail_flag != FlagT(0), false, reduction_op, "cub::WarpReduce::TailSegmentedReduce",
+                         where);
+    }
+
 private:
+    template <class Op>
+    T segmented(const T &input, bool flag, bool heads, Op &op, const char *name, here where)
+    {
+        namespace d = ::simtlab_emu::cub_detail;
+        const d::logical_warp w = d::find_logical_warp(LOGICAL_WARP_THREADS);
+        const unsigned tag = (flag ? 1u : 0u) | (heads ? d::segment_heads : 0u);
+        return d::warp_run<T, Op>(w, LOGICAL_WARP_THREADS, input, tag, op, &d::segmented_exchange<T, Op>, name,
+                                  where)
+            .out;
+    }
     template <class Op>
     T run(const T &input, int valid_items, Op &op, const char *name, here where)
     {

@@ -346,7 +346,8 @@ struct warp_ops {
     int all(int predicate, here where = SIMTLAB_EMU_CALLER) const
     {
         const unsigned mask = self().simtlab_emu_lanes();
-        return ::simtlab_emu::warp::ballot(mask, predicate, "all", where) == mask;
+        const ::simtlab_emu::warp::vote_lane v = ::simtlab_emu::warp::vote(mask, predicate, "all", where);
+        return v.ballot == v.voters;
     }
     template <class T>
     unsigned match_any(T value, here where = SIMTLAB_EMU_CALLER) const
@@ -358,7 +359,8 @@ struct warp_ops {
     unsigned match_all(T value, int &pred, here where = SIMTLAB_EMU_CALLER) const
     {
         const unsigned mask = self().simtlab_emu_lanes();
-        const bool all = ::simtlab_emu::warp::match(mask, value, "match_all", where) == mask;
+        const ::simtlab_emu::warp::match_lane m = ::simtlab_emu::warp::match_lanes(mask, value, "match_all", where);
+        const bool all = m.same == m.voters;
         pred = all ? 1 : 0;
         return all ? to_ranks(mask, mask) : 0u;
     }

@@ -98,6 +98,9 @@ struct warp_group {
     unsigned arrived;
     const char *op;
     here where;
+    warp_fn fn; /* the first arrival's: a lane's exit may complete the group */
+    void *ctx;
+    bool whole;         /* an operation of the whole warp (require_whole_warp) */
 };
 struct warp_state {
     unsigned ngroups;

@@ -56,40 +56,63 @@ static void format_lanes(char *out, std::size_t cap, unsigned mask)
     format_ranges(out, cap, ids, count);
 }
 
-static int lowest_lane(unsigned mask)
-{
-    return __builtin_ctz(mask);
-}
-
-/* The checks a lane's arrival must pass; fails the launch otherwise. */
+/* The check a lane's arrival must pass; fails the launch otherwise. Lanes
+ * of the mask that have exited, or that do not exist (a block whose size
+ * is not a multiple of 32), take no part: CUDA asks only that "all
+ * non-exited threads named in mask" execute the operation. */
 static void check_arrival(worker *w, unsigned mask, const char *op, here where)
 {
-    const block_state &b = *w->blk;
-    const unsigned tid = w->cur_tid, lane = tid % warp_size, warp = tid / warp_size;
+    const unsigned lane = w->cur_tid % warp_size;
     if (!(mask >> lane & 1u))
         fail_thread(w, cudaErrorIllegalInstruction,
                     "%s at %s:%d with mask 0x%08x: the calling lane %u is not in its own mask "
                     "(use __activemask() or a mask that includes every calling lane)",
                     op, where.file, where.line, mask, lane);
-    const unsigned missing = mask & ~existing_lanes(b.n, warp);
+}
+
+/* require_whole_warp was called for the operation the thread joins next */
+static __thread bool next_is_whole;
+
+} /* namespace engine */
+
+void detail::require_whole_warp(const char *op, const char *file, int line)
+{
+    using namespace engine;
+    const here where{file, line};
+    worker *w = this_worker();
+    if (!w || !w->in_block)
+        return;
+    const block_state &b = *w->blk;
+    const unsigned warp = w->cur_tid / warp_size;
+    const unsigned missing = ~existing_lanes(b.n, warp);
     if (missing) {
         char lanes[160];
         format_lanes(lanes, sizeof lanes, missing);
         fail_thread(w, cudaErrorIllegalInstruction,
-                    "%s at %s:%d with mask 0x%08x names lanes %s of warp %u, which do not exist: "
-                    "the block has %u threads, not a multiple of 32",
-                    op, where.file, where.line, mask, lanes, warp, b.n);
+                    "%s at %s:%d needs all 32 lanes of the warp, but lanes %s of warp %u do not "
+                    "exist: the block has %u threads, not a multiple of 32",
+                    op, where.file, where.line, lanes, warp, b.n);
     }
-    const unsigned exited = exited_lanes(b, warp, mask);
+    const unsigned exited = exited_lanes(b, warp, ~0u);
     if (exited) {
         char lanes[160];
         format_lanes(lanes, sizeof lanes, exited);
         fail_thread(w, cudaErrorIllegalInstruction,
-                    "%s at %s:%d with mask 0x%08x: lane %s of warp %u (thread %u) has already "
-                    "exited, so it can never take part (did an early return skip it?)",
-                    op, where.file, where.line, mask, lanes, warp,
-                    warp * warp_size + static_cast<unsigned>(lowest_lane(exited)));
+                    "%s at %s:%d needs all 32 lanes of the warp, but lane %s of warp %u has already "
+                    "exited (did an early return skip it?)",
+                    op, where.file, where.line, lanes, warp);
     }
+    next_is_whole = true;
+}
+
+namespace engine {
+
+/* The lanes of `mask` that must arrive: those that exist and have not
+ * exited. */
+static unsigned needed_lanes(const block_state &b, unsigned warp, unsigned mask)
+{
+    const unsigned lanes = mask & existing_lanes(b.n, warp);
+    return lanes & ~exited_lanes(b, warp, lanes);
 }
 
 /* The group of the caller's warp that this arrival joins (a new one if no
@@ -134,30 +157,35 @@ static warp_group &join_group(worker *w, warp_state &ws, unsigned mask, const ch
     g.arrived = 0;
     g.op = op;
     g.where = where;
+    g.fn = nullptr;
+    g.ctx = nullptr;
+    g.whole = false;
     return g;
 }
 
-/* The last lane arrived: run fn, then make every other lane runnable. */
-static void complete_group(worker *w, warp_state &ws, warp_group &g, warp_fn fn, void *ctx)
+/* The last lane needed arrived (or the last one missing exited; then the
+ * caller is not among the lanes, self_in false): run fn over the lanes that
+ * arrived, then make every other one runnable. */
+static void complete_group(worker *w, warp_state &ws, warp_group &g, warp_fn fn, void *ctx, bool self_in)
 {
     block_state &b = *w->blk;
     const unsigned warp = w->cur_tid / warp_size, self = w->cur_tid % warp_size;
+    const unsigned lanes = g.arrived; /* fn sees exited and missing lanes as outside the mask */
     void *data[warp_size];
     for (unsigned lane = 0; lane < warp_size; lane++)
-        data[lane] = (g.mask >> lane & 1u) ? ws.lane_data[lane] : nullptr;
-    const unsigned mask = g.mask;
+        data[lane] = (lanes >> lane & 1u) ? ws.lane_data[lane] : nullptr;
     ws.groups[&g - ws.groups] = ws.groups[--ws.ngroups]; /* drop the group */
     /* The lanes are queued before fn runs (queued, they stay parked): if fn
      * fails the launch, abandon_block finds them in the ready queue. */
     unsigned ids[warp_size];
     unsigned count = 0;
     for (unsigned lane = 0; lane < warp_size; lane++)
-        if ((mask >> lane & 1u) && lane != self)
+        if ((lanes >> lane & 1u) && !(self_in && lane == self))
             ids[count++] = warp * warp_size + lane;
     b.nwaiting_warp -= count;
     /* Seeded runs also let the last lane wait its turn, so that which lane
      * continues first is random too. */
-    if (w->grid->seeded)
+    if (w->grid->seeded && self_in)
         ids[count++] = w->cur_tid;
     maybe_shuffle(w, ids, count);
     for (unsigned i = 0; i < count; i++)
@@ -166,29 +194,36 @@ static void complete_group(worker *w, warp_state &ws, warp_group &g, warp_fn fn,
         {
             /* fn's own loads, stores and branches are the emulator's */
             const profile::quiet_scope quiet;
-            fn(data, mask, ctx);
+            fn(data, lanes, ctx);
         }
-        profile::warp_synced(w, warp, mask);
+        profile::warp_synced(w, warp, lanes);
         return;
     }
-    fn(data, mask, ctx);
+    fn(data, lanes, ctx);
 }
 
+/* Thread tid (marked exited) returned while lanes of its warp wait: a group
+ * whose mask names it completes if every other lane it needs has arrived. */
 void check_exit_against_warps(worker *w, unsigned tid)
 {
-    const block_state &b = *w->blk;
+    block_state &b = *w->blk;
     const unsigned warp = tid / warp_size, lane = tid % warp_size;
-    const warp_state &ws = b.warps[warp];
-    for (unsigned i = 0; i < ws.ngroups; i++) {
-        const warp_group &g = ws.groups[i];
-        if (!(g.mask >> lane & 1u))
+    warp_state &ws = b.warps[warp];
+    for (unsigned i = 0; i < ws.ngroups;) {
+        warp_group &g = ws.groups[i];
+        if ((g.mask >> lane & 1u) && g.whole) {
+            char lanes[160];
+            format_lanes(lanes, sizeof lanes, g.arrived);
+            fail_thread(w, cudaErrorIllegalInstruction,
+                        "lane %u of warp %u exited while lanes %s wait for it at %s (%s:%d), which "
+                        "needs all 32 lanes of the warp",
+                        lane, warp, lanes, g.op, g.where.file, g.where.line);
+        }
+        if ((g.mask >> lane & 1u) && g.arrived && g.fn && g.arrived == needed_lanes(b, warp, g.mask)) {
+            complete_group(w, ws, g, g.fn, g.ctx, false); /* moves the last group to i */
             continue;
-        char lanes[160];
-        format_lanes(lanes, sizeof lanes, g.arrived);
-        fail_thread(w, cudaErrorIllegalInstruction,
-                    "lane %u of warp %u exited while lanes %s wait for it at %s (%s:%d) with mask "
-                    "0x%08x: every lane of the mask must reach the operation",
-                    lane, warp, lanes, g.op, g.where.file, g.where.line, g.mask);
+        }
+        i++;
     }
 }
 
@@ -250,8 +285,14 @@ detail::wait_switch detail::warp_arrive(unsigned mask, void *lane_data, warp_fn 
     warp_group &g = join_group(w, ws, mask, op, where);
     ws.lane_data[lane] = lane_data;
     g.arrived |= 1u << lane;
-    if (g.arrived == mask) {
-        complete_group(w, ws, g, fn, ctx);
+    if (!g.fn) {
+        g.fn = fn;
+        g.ctx = ctx;
+    }
+    g.whole |= next_is_whole;
+    next_is_whole = false;
+    if (g.arrived == needed_lanes(b, tid / warp_size, mask)) {
+        complete_group(w, ws, g, fn, ctx, true);
         if (!w->grid->seeded)
             return {nullptr, tid}; /* the last lane simply goes on */
         /* complete_group queued it among the others */

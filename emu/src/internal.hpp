@@ -10,6 +10,13 @@
 
 namespace simtlab_emu {
 
+namespace detail {
+/* Before a warp operation that needs all 32 lanes (wmma, mma.sync,
+ * ldmatrix): fails the launch if a lane does not exist or has exited
+ * (engine_warp.cpp). */
+void require_whole_warp(const char *op, const char *file, int line);
+}
+
 /* ---- provided by the runtime ------------------------------------------ */
 
 /* One live device allocation (cudaMalloc). The runtime places each in its own

@@ -180,6 +180,7 @@ void ldmatrix_m8n8_b16(unsigned count, bool trans, unsigned *r, const void *row,
     }
     ldmatrix_lane lane{row, {0, 0, 0, 0}};
     ldmatrix_shape shape{count, trans};
+    detail::require_whole_warp(op, where.file, where.line);
     warp_collective(full_warp, &lane, ldmatrix_collective, &shape, op, where);
     std::memcpy(r, lane.r, count * sizeof *r);
 }

@@ -286,6 +286,7 @@ void wmma_io_run(void *elems, void *mem, unsigned ldm, bool col_major, const wmm
     lane.col_major = col_major;
     lane.error[0] = '\0';
     wmma_io ctx = io;
+    detail::require_whole_warp(op, where.file, where.line);
     warp_collective(full_warp, &lane, wmma_io_collective, &ctx, op, where);
     if (lane.error[0] != '\0') {
         char message[320];
@@ -538,10 +539,10 @@ void mma_m16n8k16_f32(mma_input_type type, float d[4], const unsigned a[4], cons
     std::memcpy(lane.a, a, sizeof lane.a);
     std::memcpy(lane.b, b, sizeof lane.b);
     std::memcpy(lane.c, c, sizeof lane.c);
-    warp_collective(full_warp, &lane, mma_m16n8k16_collective, &type,
-                    type == mma_input_bf16 ? "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"
-                                           : "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
-                    where);
+    const char *const op = type == mma_input_bf16 ? "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"
+                                                   : "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32";
+    detail::require_whole_warp(op, where.file, where.line);
+    warp_collective(full_warp, &lane, mma_m16n8k16_collective, &type, op, where);
     std::memcpy(d, lane.d, sizeof lane.d);
 }
 
@@ -562,8 +563,9 @@ void wmma_mma(void *d, const void *a, const void *b, const void *c, const wmma_m
 {
     wmma_mma_lane lane{d, a, b, c};
     wmma_mma_desc ctx = desc;
-    warp_collective(full_warp, &lane, wmma_mma_collective, &ctx,
-                    desc.input == wmma_b1 ? "wmma::bmma_sync" : "wmma::mma_sync", where);
+    const char *const op = desc.input == wmma_b1 ? "wmma::bmma_sync" : "wmma::mma_sync";
+    detail::require_whole_warp(op, where.file, where.line);
+    warp_collective(full_warp, &lane, wmma_mma_collective, &ctx, op, where);
 }
 
 } /* namespace simtlab_emu */

@@ -362,6 +362,76 @@ Test(vote, activemask_inside_a_branch)
     }
 }
 
+/* A full mask where lanes do not exist (a block of 16 threads) or have
+ * exited: CUDA asks only that the non-exited lanes named in the mask call
+ * the operation, and GPUs run such code (a textbook's warp-primitive demo
+ * does exactly this). The lanes that are not there do not vote. */
+__global__ void full_mask_partial_warp(unsigned *out)
+{
+    const unsigned tid = threadIdx.x;
+    out[4 * tid + 0] = __ballot_sync(0xffffffffu, tid > 0);
+    out[4 * tid + 1] = __all_sync(0xffffffffu, tid);
+    out[4 * tid + 2] = __any_sync(0xffffffffu, tid == 15);
+    out[4 * tid + 3] = __shfl_sync(0xffffffffu, tid, 2, 8);
+}
+
+Test(vote, a_full_mask_in_a_block_smaller_than_a_warp)
+{
+    for (unsigned n : {16u, 7u, 45u}) {
+        device_array<unsigned> d(4 * n);
+        full_mask_partial_warp<<<1, n>>>(d);
+        expect_launch_ok("full_mask_partial_warp");
+        std::vector<unsigned> h = d.to_host();
+        for (unsigned t = 0; t < n; t++) {
+            const unsigned w0 = t / 32 * 32, lanes = std::min(32u, n - w0);
+            const unsigned all_lanes = lanes == 32 ? ~0u : (1u << lanes) - 1u;
+            cr_expect_eq(h[4 * t], all_lanes & ~(w0 == 0 ? 1u : 0u), "n %u ballot, thread %u: 0x%08x", n, t, h[4 * t]);
+            /* __all_sync and __any_sync promise nonzero, not 1 */
+            cr_expect_eq(h[4 * t + 1] != 0, w0 != 0, "n %u all, thread %u: %u", n, t, h[4 * t + 1]);
+            cr_expect_eq(h[4 * t + 2] != 0, w0 <= 15 && 15 < w0 + lanes, "n %u any, thread %u: %u", n, t, h[4 * t + 2]);
+            const unsigned src = (t % 32) / 8 * 8 + 2;
+            if (src < lanes)
+                cr_expect_eq(h[4 * t + 3], w0 + src, "n %u shfl, thread %u", n, t);
+        }
+    }
+}
+
+/* Lanes that returned early, before or while the others wait at the vote. */
+__global__ void vote_after_early_returns(unsigned *out, unsigned quit_mask)
+{
+    const unsigned lane = threadIdx.x % 32;
+    out[threadIdx.x] = 0xdeadbeefu;
+    if (quit_mask >> lane & 1u)
+        return;
+    out[threadIdx.x] = __ballot_sync(0xffffffffu, lane % 3 == 0);
+}
+
+Test(vote, lanes_that_exited_take_no_part)
+{
+    /* lane 0 exits before anyone arrives; lane 31 after the others wait
+     * (threads start in index order); a middle run of lanes */
+    for (unsigned quit : {0x1u, 0x80000000u, 0x00ff0f00u}) {
+        for (const char *seed : {(const char *)nullptr, "3", "11"}) {
+            if (seed)
+                setenv("SIMTLAB_EMU_SEED", seed, 1);
+            else
+                unsetenv("SIMTLAB_EMU_SEED");
+            device_array<unsigned> d(64);
+            vote_after_early_returns<<<1, 64>>>(d, quit);
+            expect_launch_ok("vote_after_early_returns");
+            std::vector<unsigned> h = d.to_host();
+            unsigned want = 0;
+            for (unsigned l = 0; l < 32; l++)
+                if (!(quit >> l & 1u) && l % 3 == 0)
+                    want |= 1u << l;
+            for (unsigned t = 0; t < 64; t++)
+                cr_expect_eq(h[t], (quit >> (t % 32) & 1u) ? 0xdeadbeefu : want,
+                             "quit 0x%08x seed %s thread %u: 0x%08x", quit, seed ? seed : "none", t, h[t]);
+        }
+    }
+    unsetenv("SIMTLAB_EMU_SEED");
+}
+
 /* ---- __syncwarp ------------------------------------------------------------ */
 
 /* Each lane publishes its id in shared memory and reads its neighbour's:

@@ -103,6 +103,19 @@ inline void shfl_exchange(void *const lanes[32], unsigned, void *)
     fail_launch(cudaErrorLaunchFailure, text);
 }
 
+/* src is in the mask but did not take part: it has exited, or it does not
+ * exist (a block whose size is not a multiple of 32). */
+[[noreturn]] inline void fail_source_gone(const char *op, unsigned src, unsigned mask, here where)
+{
+    char text[400];
+    std::snprintf(text, sizeof text,
+                  "%s at %s:%d with mask 0x%08x: lane %u reads lane %u, which has already exited or does "
+                  "not exist (the block's threads end before it); on a GPU the value read from such a "
+                  "lane is undefined (did an early return skip it?)",
+                  op, where.file, where.line, mask, lane_id(), src);
+    fail_launch(cudaErrorIllegalInstruction, text);
+}
+
 inline bool valid_width(int width) { return width >= 1 && width <= 32 && (width & (width - 1)) == 0; }
 
 /* Moves `var` from lane `src` of the mask to the caller. */
@@ -111,8 +124,11 @@ inline T shuffle_from(unsigned mask, T var, unsigned src, const char *op, here w
 {
     shfl_lane me{to_bits(var), 0, src, 0};
     warp_collective(mask, &me, &shfl_exchange, nullptr, op, where);
-    if (me.src_outside_mask)
+    if (me.src_outside_mask) {
+        if (mask >> src & 1u)
+            fail_source_gone(op, src, mask, where);
         fail_source_outside_mask(op, src, mask, where);
+    }
     return from_bits(me.result, var);
 }
 
@@ -147,41 +163,60 @@ inline unsigned xor_source(unsigned lane, int lane_mask, unsigned width)
 struct vote_lane {
     int predicate;
     unsigned ballot;
+    unsigned voters; /* the lanes that took part: the mask less exited or missing lanes */
 };
 
 inline void vote_exchange(void *const lanes[32], unsigned, void *)
 {
-    unsigned ballot = 0;
+    unsigned ballot = 0, voters = 0;
     for (unsigned i = 0; i < 32; ++i)
-        if (lanes[i] != nullptr && static_cast<vote_lane *>(lanes[i])->predicate)
-            ballot |= 1u << i;
+        if (lanes[i] != nullptr) {
+            voters |= 1u << i;
+            if (static_cast<vote_lane *>(lanes[i])->predicate)
+                ballot |= 1u << i;
+        }
     for (unsigned i = 0; i < 32; ++i)
-        if (lanes[i] != nullptr)
+        if (lanes[i] != nullptr) {
             static_cast<vote_lane *>(lanes[i])->ballot = ballot;
+            static_cast<vote_lane *>(lanes[i])->voters = voters;
+        }
+}
+
+/* The lanes of `mask` whose predicate is nonzero, and the lanes that voted
+ * (exited lanes and lanes past the block's end do not). */
+inline vote_lane vote(unsigned mask, int predicate, const char *op, here where)
+{
+    vote_lane me{predicate != 0, 0, 0};
+    warp_collective(mask, &me, &vote_exchange, nullptr, op, where);
+    return me;
 }
 
 /* The mask of lanes in `mask` whose predicate is nonzero. */
 inline unsigned ballot(unsigned mask, int predicate, const char *op, here where)
 {
-    vote_lane me{predicate != 0, 0};
-    warp_collective(mask, &me, &vote_exchange, nullptr, op, where);
-    return me.ballot;
+    return vote(mask, predicate, op, where).ballot;
 }
 
 /* ---- match ------------------------------------------------------------ */
 
 struct match_lane {
     std::uint64_t value;
-    unsigned same; /* lanes of the mask holding the same bit pattern */
+    unsigned same;   /* lanes of the mask holding the same bit pattern */
+    unsigned voters; /* the lanes that took part (not exited, not missing) */
 };
 
 inline void match_exchange(void *const lanes[32], unsigned, void *)
 {
+    unsigned voters = 0;
+    for (unsigned j = 0; j < 32; ++j)
+        if (lanes[j] != nullptr)
+            voters |= 1u << j;
     for (unsigned i = 0; i < 32; ++i) {
         match_lane *me = static_cast<match_lane *>(lanes[i]);
         if (me == nullptr)
             continue;
         me->same = 0;
+        me->voters = voters;
         for (unsigned j = 0; j < 32; ++j)
             if (lanes[j] != nullptr && static_cast<match_lane *>(lanes[j])->value == me->value)
                 me->same |= 1u << j;
@@ -189,12 +224,18 @@ inline void match_exchange(void *const lanes[32], unsigned, void *)
 }
 
 template <class T>
-inline unsigned match(unsigned mask, T value, const char *op, here where)
+inline match_lane match_lanes(unsigned mask, T value, const char *op, here where)
 {
     static_assert(sizeof(T) == 4 || sizeof(T) == 8, "__match_*_sync takes a 32- or 64-bit value");
-    match_lane me{to_bits(value), 0};
+    match_lane me{to_bits(value), 0, 0};
     warp_collective(mask, &me, &match_exchange, nullptr, op, where);
-    return me.same;
+    return me;
+}
+
+template <class T>
+inline unsigned match(unsigned mask, T value, const char *op, here where)
+{
+    return match_lanes(mask, value, op, where).same;
 }
 
 /* ---- reduce (sm_80) ---------------------------------------------------- */
@@ -338,13 +379,14 @@ inline int __any_sync(unsigned mask, int predicate, ::simtlab_emu::here where = 
 
 inline int __all_sync(unsigned mask, int predicate, ::simtlab_emu::here where = SIMTLAB_EMU_CALLER)
 {
-    return ::simtlab_emu::warp::ballot(mask, predicate, "__all_sync", where) == mask;
+    const ::simtlab_emu::warp::vote_lane v = ::simtlab_emu::warp::vote(mask, predicate, "__all_sync", where);
+    return v.ballot == v.voters;
 }
 
 inline int __uni_sync(unsigned mask, int predicate, ::simtlab_emu::here where = SIMTLAB_EMU_CALLER)
 {
-    unsigned b = ::simtlab_emu::warp::ballot(mask, predicate, "__uni_sync", where);
-    return b == 0 || b == mask;
+    const ::simtlab_emu::warp::vote_lane v = ::simtlab_emu::warp::vote(mask, predicate, "__uni_sync", where);
+    return v.ballot == 0 || v.ballot == v.voters;
 }
 
 /* The lanes of the warp that have not exited. It does not synchronize:
@@ -365,7 +407,8 @@ inline unsigned __match_any_sync(unsigned mask, T value, ::simtlab_emu::here whe
 template <class T>
 inline unsigned __match_all_sync(unsigned mask, T value, int *pred, ::simtlab_emu::here where = SIMTLAB_EMU_CALLER)
 {
-    bool all = ::simtlab_emu::warp::match(mask, value, "__match_all_sync", where) == mask;
+    const ::simtlab_emu::warp::match_lane m = ::simtlab_emu::warp::match_lanes(mask, value, "__match_all_sync", where);
+    bool all = m.same == m.voters;
     *pred = all ? 1 : 0;
     return all ? mask : 0u;
 }

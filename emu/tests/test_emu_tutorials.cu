@@ -6,6 +6,7 @@
  *   build/bin/test_emu_tutorials --verbose
  */
 #include <cuda/atomic>
+#include <cuda/barrier> /* one cuda::thread_scope for both */
 #include <cuda/std/atomic>
 #include <cuda_runtime.h>
 
@@ -174,6 +175,11 @@ Test(managed_oversubscription, beyond_the_device_up_to_the_host_with_cudaMallocs
 }
 
 /* ---- <cuda/atomic> -------------------------------------------------------- */
+
+/* libcu++'s scope values, in cuda::std and named in cuda:: */
+static_assert(cuda::thread_scope_system == 0 && cuda::thread_scope_device == 1 && cuda::thread_scope_block == 2 &&
+              cuda::std::thread_scope_thread == 10);
+static_assert(std::is_same_v<cuda::thread_scope, cuda::std::thread_scope>);
 
 struct atomics {
     cuda::atomic<int, cuda::thread_scope_device> count;

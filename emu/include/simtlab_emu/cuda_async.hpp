@@ -23,6 +23,7 @@
 #ifndef SIMTLAB_EMU_CUDA_ASYNC_HPP
 #define SIMTLAB_EMU_CUDA_ASYNC_HPP
 
+#include <simtlab_emu/cuda_scope.hpp>
 #include <simtlab_emu/engine.hpp>
 
 #include <cstddef>
@@ -31,13 +32,6 @@
 #include <cstring>
 
 namespace cuda {
-
-enum thread_scope {
-    thread_scope_system = 0,
-    thread_scope_device = 1,
-    thread_scope_block = 2,
-    thread_scope_thread = 3,
-};
 
 template <std::size_t Align>
 struct aligned_size_t {

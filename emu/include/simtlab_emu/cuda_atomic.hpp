@@ -26,19 +26,13 @@
 #define SIMTLAB_EMU_CUDA_ATOMIC_HPP
 
 #include <cuda_runtime.h>
+#include <simtlab_emu/cuda_scope.hpp>
 
 #include <atomic>
 #include <cstddef>
 #include <type_traits>
 
 namespace cuda {
-
-enum thread_scope {
-    thread_scope_system = 0,
-    thread_scope_device = 1,
-    thread_scope_block = 2,
-    thread_scope_thread = 3
-};
 
 namespace std {
 using namespace ::std;

@@ -290,6 +290,21 @@ if [ -d "$T" ]; then
       *LICENSE*)                     excluded "$n" "not a program (a licence text)" ;;
       *parallel_reduction_with_shfl*) excluded "$n" "needs a CUB checkout at cub/cub (not the toolkit's layout)" ;;
       *c++11_cuda*)                  try "$n" "$d" "$b" "-I. -I cpp11-range" "" ;;
+      *cuda-training-series/exercises/*)
+        if grep -q -w 'FIXME' "$T/$f"; then excluded "$n" "an exercise's template with FIXME left for the student (its solution is tried)"
+        elif [[ $f == */hw11/* ]]; then excluded "$n" "MPI"
+        elif [[ $f == */axpy_cublas_from_scratch.cu ]]; then excluded "$n" "a sketch for the student that no compiler accepts (statements without ';'; its solution is tried)"
+        else try "$n" "$d" "$b" "-I." ""; fi ;;
+      CUDA_Freshman/7_device_information/*)
+        excluded "$n" "reads cudaDeviceProp::clockRate, which CUDA 13 removed (nvcc 13 refuses it too)" ;;
+      CUDA_Freshman/28_shfl_test/*|CUDA_Freshman/29_reduce_shfl/*)
+        excluded "$n" "__shfl/__shfl_down without _sync: not declared for sm_70 and later, so nvcc 13 (default sm_75) refuses it too" ;;
+      CUDA_Freshman/*)               try "$n" "$d" "$b" "-I. -I $T/CUDA_Freshman/include" "" ;;
+      # a program of several .cu files, built together (its makefile's files)
+      */13-md/*/main.cu)             try "$n" "$d" "$(cd "$d" && ls ./*.cu | sed 's#^\./##' | tr '\n' ' ')" "-I." "4 100" ;;
+      */13-md/*)                     ;;
+      */12-unified-memory/oversubscription1.cu)
+        expect_error='Error text: out of memory' try "$n" "$d" "$b" "-I." "" ;;
       # the book's error-checking chapter: a wrong copy direction, a block
       # of 1280 threads (CUDA 13 answers cudaErrorInvalidValue, "invalid
       # argument"), a kernel without its bounds check (memcheck's lesson)

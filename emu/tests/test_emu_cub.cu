@@ -1289,3 +1289,53 @@ Test(cub_warp, head_and_tail_segmented_reductions)
     for (int *p : {d_in, d_f, d_head, d_tail})
         CHECK_CUDA(cudaFree(p));
 }
+
+/* ---- BlockDiscontinuity and BlockHistogram ---------------------------- */
+struct Differ {
+    __device__ bool operator()(int a, int b) const { return a != b; }
+};
+
+__global__ void discontinuity_histogram_kernel(const int *in, int *heads, int *tails, unsigned *hist)
+{
+    typedef cub::BlockDiscontinuity<int, 96> BD;
+    typedef cub::BlockHistogram<int, 96, 3, 7> BH;
+    __shared__ typename BD::TempStorage dtemp;
+    __shared__ typename BH::TempStorage htemp;
+    __shared__ unsigned counts[7];
+    const int t = threadIdx.x;
+    int items[3], hf[3], tf[3];
+    for (int i = 0; i < 3; ++i)
+        items[i] = in[t * 3 + i];
+    BD(dtemp).FlagHeads(hf, items, Differ());
+    __syncthreads();
+    BD(dtemp).FlagTails(tf, items, Differ());
+    for (int i = 0; i < 3; ++i)
+        heads[t * 3 + i] = hf[i], tails[t * 3 + i] = tf[i];
+    BH(htemp).Histogram(items, counts);
+    __syncthreads();
+    if (t < 7)
+        hist[t] = counts[t];
+}
+
+Test(cub_block, discontinuity_flags_and_histogram)
+{
+    std::mt19937 rng(test_seed());
+    std::vector<int> h(288);
+    for (int i = 0; i < 288; ++i)
+        h[i] = i && rng() % 3 ? h[i - 1] : (int)(rng() % 7); /* runs */
+    int *d_in = to_device(h), *d_heads = poisoned<int>(288), *d_tails = poisoned<int>(288);
+    unsigned *d_hist = poisoned<unsigned>(7);
+    discontinuity_histogram_kernel<<<1, 96>>>(d_in, d_heads, d_tails, d_hist);
+    CHECK_CUDA(cudaDeviceSynchronize());
+    std::vector<int> heads = to_host(d_heads, 288), tails = to_host(d_tails, 288);
+    std::vector<unsigned> hist = to_host(d_hist, 7), want(7, 0);
+    for (int i = 0; i < 288; ++i) {
+        cr_assert_eq(heads[i], i == 0 || h[i] != h[i - 1] ? 1 : 0, "FlagHeads[%d]", i);
+        cr_assert_eq(tails[i], i == 287 || h[i] != h[i + 1] ? 1 : 0, "FlagTails[%d]", i);
+        want[h[i]]++;
+    }
+    cr_assert(hist == want, "BlockHistogram counts");
+    for (int *p : {d_in, d_heads, d_tails})
+        CHECK_CUDA(cudaFree(p));
+    CHECK_CUDA(cudaFree(d_hist));
+}

@@ -1,6 +1,7 @@
 /* simtlab CPU emulator — the emulator's own CUB, part 2: the block-level
  * primitives (BlockReduce, BlockScan, BlockLoad, BlockStore and the direct
- * load/store functions, BlockExchange, BlockRadixSort). Written here from CUB's documented API.
+ * load/store functions, BlockExchange, BlockRadixSort, BlockDiscontinuity,
+ * BlockHistogram). Written here from CUB's documented API.
  *
  * How a block reduction or scan computes: each hardware warp reduces or
  * scans its lanes in one warp collective (cub_core.hpp), the last lane of
@@ -937,6 +938,164 @@ private:
     }
 
     TempStorage &s_;
+};
+
+/* ---- BlockDiscontinuity -------------------------------------------------
+ * Flags the first (heads) or last (tails) item of each run of items that
+ * flag_op(a, b) says differ, over the block's items in blocked order:
+ * each thread puts its first and last item in the TempStorage, the block
+ * waits, each thread reads its neighbours'. flag_op may also take the
+ * later item's rank in the block as a third argument. */
+template <class T, int BLOCK_DIM_X, int BLOCK_DIM_Y = 1, int BLOCK_DIM_Z = 1, int LEGACY_PTX_ARCH = 0>
+class BlockDiscontinuity {
+    static constexpr int THREADS = BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z;
+    typedef ::simtlab_emu::here here;
+
+public:
+    struct TempStorage {
+        ::simtlab_emu::cub_detail::raw_slot<T> first[THREADS];
+        ::simtlab_emu::cub_detail::raw_slot<T> last[THREADS];
+    };
+
+    BlockDiscontinuity() : s_(::simtlab_emu::shared_var<TempStorage>([] {})) {}
+    BlockDiscontinuity(TempStorage &temp_storage) : s_(temp_storage) {}
+
+    template <int N, class FlagT, class FlagOp>
+    void FlagHeads(FlagT (&head_flags)[N], T (&input)[N], FlagOp flag_op,
+                   here where = ::simtlab_emu::cub_detail::caller())
+    {
+        heads(head_flags, input, flag_op, nullptr, where);
+    }
+    template <int N, class FlagT, class FlagOp>
+    void FlagHeads(FlagT (&head_flags)[N], T (&input)[N], FlagOp flag_op, T tile_predecessor_item,
+                   here where = ::simtlab_emu::cub_detail::caller())
+    {
+        heads(head_flags, input, flag_op, &tile_predecessor_item, where);
+    }
+    template <int N, class FlagT, class FlagOp>
+    void FlagTails(FlagT (&tail_flags)[N], T (&input)[N], FlagOp flag_op,
+                   here where = ::simtlab_emu::cub_detail::caller())
+    {
+        tails(tail_flags, input, flag_op, nullptr, where);
+    }
+    template <int N, class FlagT, class FlagOp>
+    void FlagTails(FlagT (&tail_flags)[N], T (&input)[N], FlagOp flag_op, T tile_successor_item,
+                   here where = ::simtlab_emu::cub_detail::caller())
+    {
+        tails(tail_flags, input, flag_op, &tile_successor_item, where);
+    }
+
+private:
+    template <class FlagOp>
+    static bool differ(FlagOp &op, const T &a, const T &b, int b_index)
+    {
+        if constexpr (std::is_invocable<FlagOp &, const T &, const T &, int>::value)
+            return static_cast<bool>(op(a, b, b_index));
+        else
+            return static_cast<bool>(op(a, b));
+    }
+    template <int N>
+    int share(T (&input)[N], here where, const char *what)
+    {
+        const bool in_block = ::simtlab_emu::cub_detail::enter_block(what, BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z,
+                                                                     where);
+        const int t = in_block ? static_cast<int>(::simtlab_emu::cub_detail::linear_tid()) : 0;
+        s_.first[t].put(input[0]);
+        s_.last[t].put(input[N - 1]);
+        ::simtlab_emu::sync_block(::simtlab_emu::sync_plain, 1, where);
+        return in_block ? t : -1; /* -1: host code, a block of one thread */
+    }
+    template <int N, class FlagT, class FlagOp>
+    void heads(FlagT (&flags)[N], T (&input)[N], FlagOp &op, const T *predecessor, here where)
+    {
+        const int t = share(input, where, "cub::BlockDiscontinuity::FlagHeads");
+        const int me = t < 0 ? 0 : t;
+        if (me == 0)
+            flags[0] = predecessor ? FlagT(differ(op, *predecessor, input[0], 0)) : FlagT(1);
+        else
+            flags[0] = FlagT(differ(op, s_.last[me - 1].get(), input[0], me * N));
+        for (int i = 1; i < N; ++i)
+            flags[i] = FlagT(differ(op, input[i - 1], input[i], me * N + i));
+    }
+    template <int N, class FlagT, class FlagOp>
+    void tails(FlagT (&flags)[N], T (&input)[N], FlagOp &op, const T *successor, here where)
+    {
+        const int t = share(input, where, "cub::BlockDiscontinuity::FlagTails");
+        const int me = t < 0 ? 0 : t, last_thread = t < 0 ? 0 : THREADS - 1;
+        for (int i = 0; i + 1 < N; ++i)
+            flags[i] = FlagT(differ(op, input[i], input[i + 1], me * N + i + 1));
+        if (me == last_thread)
+            flags[N - 1] = successor ? FlagT(differ(op, input[N - 1], *successor, (me + 1) * N)) : FlagT(1);
+        else
+            flags[N - 1] = FlagT(differ(op, input[N - 1], s_.first[me + 1].get(), (me + 1) * N));
+    }
+
+    TempStorage &s_;
+};
+
+/* ---- BlockHistogram -----------------------------------------------------
+ * Counts the block's items (each in [0, BINS)) into a histogram the
+ * program holds (usually __shared__ counters): Histogram zeroes it, waits
+ * at a barrier and adds; Composite adds; InitHistogram zeroes. Both
+ * algorithms add with atomics here. As in CUB, a __syncthreads must come
+ * before the counts are read. An item outside [0, BINS) fails the launch
+ * (CUB leaves it undefined). */
+enum BlockHistogramAlgorithm {
+    BLOCK_HISTO_SORT,
+    BLOCK_HISTO_ATOMIC,
+};
+
+template <class T, int BLOCK_DIM_X, int ITEMS_PER_THREAD, int BINS,
+          BlockHistogramAlgorithm ALGORITHM = BLOCK_HISTO_SORT, int BLOCK_DIM_Y = 1, int BLOCK_DIM_Z = 1,
+          int LEGACY_PTX_ARCH = 0>
+class BlockHistogram {
+    static constexpr int THREADS = BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z;
+    typedef ::simtlab_emu::here here;
+
+public:
+    struct TempStorage {
+        unsigned char unused;
+    };
+
+    BlockHistogram() {}
+    BlockHistogram(TempStorage &) {}
+
+    template <class CounterT>
+    void InitHistogram(CounterT histogram[BINS], here where = ::simtlab_emu::cub_detail::caller())
+    {
+        const bool in_block = ::simtlab_emu::cub_detail::enter_block(
+            "cub::BlockHistogram::InitHistogram", BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z, where);
+        const int t = in_block ? static_cast<int>(::simtlab_emu::cub_detail::linear_tid()) : 0;
+        const int step = in_block ? THREADS : 1;
+        for (int b = t; b < BINS; b += step)
+            histogram[b] = 0;
+    }
+    template <class CounterT>
+    void Histogram(T (&items)[ITEMS_PER_THREAD], CounterT histogram[BINS],
+                   here where = ::simtlab_emu::cub_detail::caller())
+    {
+        InitHistogram(histogram, where);
+        ::simtlab_emu::sync_block(::simtlab_emu::sync_plain, 1, where);
+        Composite(items, histogram, where);
+    }
+    template <class CounterT>
+    void Composite(T (&items)[ITEMS_PER_THREAD], CounterT histogram[BINS],
+                   here where = ::simtlab_emu::cub_detail::caller())
+    {
+        for (int i = 0; i < ITEMS_PER_THREAD; ++i) {
+            const long long b = static_cast<long long>(items[i]);
+            if (b < 0 || b >= BINS) {
+                char text[300];
+                std::snprintf(text, sizeof text, "cub::BlockHistogram at %s:%d: item %d is %lld, outside the %d bins",
+                              where.file, where.line, i, b, BINS);
+                if (::simtlab_emu::in_kernel())
+                    ::simtlab_emu::fail_launch(cudaErrorLaunchFailure, text);
+                std::fprintf(stderr, "simtlab-emu: %s\n", text);
+                continue;
+            }
+            atomicAdd(&histogram[b], CounterT(1));
+        }
+    }
 };
 
 } /* namespace cub */

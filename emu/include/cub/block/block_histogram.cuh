@@ -1,0 +1,3 @@
+/* simtlab CPU emulator: <cub/block/block_histogram.cuh>, the emulator's own CUB (emu/README.md, "CUB"). */
+#pragma once
+#include <simtlab_emu/cub_block.hpp>

@@ -1339,3 +1339,41 @@ Test(cub_block, discontinuity_flags_and_histogram)
         CHECK_CUDA(cudaFree(p));
     CHECK_CUDA(cudaFree(d_hist));
 }
+
+/* ---- by-key reductions and scans --------------------------------------- */
+Test(cub_device, reduce_by_key_and_scans_by_key)
+{
+    std::mt19937 rng(test_seed());
+    for (int n : kSizes) {
+        std::vector<int> keys(n), vals(n);
+        for (int i = 0; i < n; ++i)
+            keys[i] = i && rng() % 4 ? keys[i - 1] : (int)(rng() % 5), vals[i] = (int)(rng() % 201) - 100;
+        int *d_k = to_device(keys), *d_v = to_device(vals), *d_uk = poisoned<int>(n), *d_agg = poisoned<int>(n),
+            *d_runs = poisoned<int>(1), *d_ex = poisoned<int>(n), *d_in = poisoned<int>(n);
+        TWO_PHASE(cub::DeviceReduce::ReduceByKey(d_temp_storage, temp_storage_bytes, d_k, d_uk, d_v, d_agg, d_runs,
+                                                 cub::Sum(), n));
+        TWO_PHASE(cub::DeviceScan::ExclusiveSumByKey(d_temp_storage, temp_storage_bytes, d_k, d_v, d_ex, n));
+        TWO_PHASE(cub::DeviceScan::InclusiveScanByKey(d_temp_storage, temp_storage_bytes, d_k, d_v, d_in, cub::Max(),
+                                                      n));
+        std::vector<int> uk, agg, ex(n), in(n);
+        for (int i = 0; i < n;) {
+            int j = i, sum = 0, mx = vals[i];
+            for (; j < n && keys[j] == keys[i]; ++j) {
+                ex[j] = sum;
+                sum += vals[j];
+                mx = std::max(mx, vals[j]);
+                in[j] = mx;
+            }
+            uk.push_back(keys[i]);
+            agg.push_back(sum);
+            i = j;
+        }
+        const int runs = to_host(d_runs, 1)[0];
+        cr_assert_eq(runs, (int)uk.size(), "n=%d: ReduceByKey runs", n);
+        cr_assert(to_host(d_uk, runs) == uk && to_host(d_agg, runs) == agg, "n=%d: ReduceByKey", n);
+        cr_assert(to_host(d_ex, n) == ex, "n=%d: ExclusiveSumByKey", n);
+        cr_assert(to_host(d_in, n) == in, "n=%d: InclusiveScanByKey(Max)", n);
+        for (int *p : {d_k, d_v, d_uk, d_agg, d_runs, d_ex, d_in})
+            CHECK_CUDA(cudaFree(p));
+    }
+}

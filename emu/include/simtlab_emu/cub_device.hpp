@@ -327,6 +327,51 @@ struct DeviceReduce {
                          d_index_out, num_items, ::cub::ArgMin(), std::numeric_limits<in_t>::max(), stream);
     }
 
+    /* Each run of equal consecutive keys: the key, and reduction_op over
+     * its values; the number of runs to *d_num_runs_out. */
+    template <class KeysInputIteratorT, class UniqueOutputIteratorT, class ValuesInputIteratorT,
+              class AggregatesOutputIteratorT, class NumRunsOutputIteratorT, class ReductionOpT,
+              SIMTLAB_CUB_NUM(NumItemsT)>
+    static cudaError_t ReduceByKey(void *d_temp_storage, std::size_t &temp_storage_bytes, KeysInputIteratorT d_keys_in,
+                                   UniqueOutputIteratorT d_unique_out, ValuesInputIteratorT d_values_in,
+                                   AggregatesOutputIteratorT d_aggregates_out, NumRunsOutputIteratorT d_num_runs_out,
+                                   ReductionOpT reduction_op, NumItemsT num_items, cudaStream_t stream = 0,
+                                   bool debug_synchronous = false, SIMTLAB_CUB_WHERE)
+    {
+        (void)debug_synchronous;
+        const char *api = "cub::DeviceReduce::ReduceByKey";
+        namespace d = ::simtlab_emu::cub_detail;
+        typedef d::in_value<KeysInputIteratorT> key_t;
+        typedef d::in_value<ValuesInputIteratorT> value_t;
+        typedef typename std::decay<decltype(reduction_op(std::declval<value_t>(), std::declval<value_t>()))>::type
+            accum_t;
+        cudaError_t st;
+        if ((st = d::check_count(api, num_items, where)) != cudaSuccess)
+            return st;
+        if (d::storage_phase(api, where, d_temp_storage, temp_storage_bytes, sizeof(long long), &st))
+            return st;
+        const std::size_t n = static_cast<std::size_t>(num_items);
+        void *const temp = d_temp_storage;
+        return d::run_on_stream(api, where, stream, [=]() {
+            ReductionOpT f = reduction_op; /* operator() need not be const */
+            long long runs = 0;
+            std::size_t i = 0;
+            while (i < n) {
+                const key_t k = d_keys_in[i];
+                accum_t acc = d_values_in[i];
+                std::size_t j = i + 1;
+                for (; j < n && key_t(d_keys_in[j]) == k; ++j)
+                    acc = f(acc, d_values_in[j]);
+                d_unique_out[runs] = k;
+                d_aggregates_out[runs] = acc;
+                ++runs;
+                i = j;
+            }
+            std::memcpy(temp, &runs, sizeof runs);
+            *d_num_runs_out = runs;
+        });
+    }
+
 private:
     template <class In, class OutV, class OutI, class N, class Op, class E>
     static cudaError_t arg_split(const char *api, ::simtlab_emu::here where, void *d_temp_storage,
@@ -492,7 +537,90 @@ struct DeviceScan {
                     scan_op, in_t{}, false, false, num_items, stream);
     }
 
+    /* Scans that restart at each run of equal consecutive keys. */
+    template <class KeysInputIteratorT, class ValuesInputIteratorT, class ValuesOutputIteratorT,
+              SIMTLAB_CUB_NUM(NumItemsT)>
+    static cudaError_t ExclusiveSumByKey(void *d_temp_storage, std::size_t &temp_storage_bytes,
+                                         KeysInputIteratorT d_keys_in, ValuesInputIteratorT d_values_in,
+                                         ValuesOutputIteratorT d_values_out, NumItemsT num_items,
+                                         cudaStream_t stream = 0, SIMTLAB_CUB_WHERE)
+    {
+        typedef ::simtlab_emu::cub_detail::in_value<ValuesInputIteratorT> v_t;
+        return by_key("cub::DeviceScan::ExclusiveSumByKey", where, d_temp_storage, temp_storage_bytes, d_keys_in,
+                      d_values_in, d_values_out, ::cub::Sum(), v_t{}, true, num_items, stream);
+    }
+    template <class KeysInputIteratorT, class ValuesInputIteratorT, class ValuesOutputIteratorT,
+              SIMTLAB_CUB_NUM(NumItemsT)>
+    static cudaError_t InclusiveSumByKey(void *d_temp_storage, std::size_t &temp_storage_bytes,
+                                         KeysInputIteratorT d_keys_in, ValuesInputIteratorT d_values_in,
+                                         ValuesOutputIteratorT d_values_out, NumItemsT num_items,
+                                         cudaStream_t stream = 0, SIMTLAB_CUB_WHERE)
+    {
+        typedef ::simtlab_emu::cub_detail::in_value<ValuesInputIteratorT> v_t;
+        return by_key("cub::DeviceScan::InclusiveSumByKey", where, d_temp_storage, temp_storage_bytes, d_keys_in,
+                      d_values_in, d_values_out, ::cub::Sum(), v_t{}, false, num_items, stream);
+    }
+    template <class KeysInputIteratorT, class ValuesInputIteratorT, class ValuesOutputIteratorT, class ScanOpT,
+              class InitValueT, SIMTLAB_CUB_NUM(NumItemsT)>
+    static cudaError_t ExclusiveScanByKey(void *d_temp_storage, std::size_t &temp_storage_bytes,
+                                          KeysInputIteratorT d_keys_in, ValuesInputIteratorT d_values_in,
+                                          ValuesOutputIteratorT d_values_out, ScanOpT scan_op, InitValueT init_value,
+                                          NumItemsT num_items, cudaStream_t stream = 0, SIMTLAB_CUB_WHERE)
+    {
+        return by_key("cub::DeviceScan::ExclusiveScanByKey", where, d_temp_storage, temp_storage_bytes, d_keys_in,
+                      d_values_in, d_values_out, scan_op, init_value, true, num_items, stream);
+    }
+    template <class KeysInputIteratorT, class ValuesInputIteratorT, class ValuesOutputIteratorT, class ScanOpT,
+              SIMTLAB_CUB_NUM(NumItemsT)>
+    static cudaError_t InclusiveScanByKey(void *d_temp_storage, std::size_t &temp_storage_bytes,
+                                          KeysInputIteratorT d_keys_in, ValuesInputIteratorT d_values_in,
+                                          ValuesOutputIteratorT d_values_out, ScanOpT scan_op, NumItemsT num_items,
+                                          cudaStream_t stream = 0, SIMTLAB_CUB_WHERE)
+    {
+        typedef ::simtlab_emu::cub_detail::in_value<ValuesInputIteratorT> v_t;
+        return by_key("cub::DeviceScan::InclusiveScanByKey", where, d_temp_storage, temp_storage_bytes, d_keys_in,
+                      d_values_in, d_values_out, scan_op, v_t{}, false, num_items, stream);
+    }
+
 private:
+    template <class K, class In, class Out, class Op, class Init, class N>
+    static cudaError_t by_key(const char *api, ::simtlab_emu::here where, void *d_temp_storage,
+                              std::size_t &temp_storage_bytes, K d_keys, In d_in, Out d_out, Op op, Init init,
+                              bool exclusive, N num_items, cudaStream_t stream)
+    {
+        namespace d = ::simtlab_emu::cub_detail;
+        typedef d::in_value<K> key_t;
+        typedef d::in_value<In> in_t;
+        typedef typename std::decay<decltype(op(std::declval<Init>(), std::declval<in_t>()))>::type accum_t;
+        cudaError_t st;
+        if ((st = d::check_count(api, num_items, where)) != cudaSuccess)
+            return st;
+        if (d::storage_phase(api, where, d_temp_storage, temp_storage_bytes, sizeof(accum_t), &st))
+            return st;
+        const std::size_t n = static_cast<std::size_t>(num_items);
+        void *const temp = d_temp_storage;
+        return d::run_on_stream(api, where, stream, [=]() {
+            Op f = op; /* operator() need not be const */
+            for (std::size_t i = 0; i < n;) {
+                const key_t k = d_keys[i];
+                std::size_t j = i;
+                accum_t acc = exclusive ? accum_t(init) : accum_t(d_in[i]);
+                for (; j < n && (j == i || key_t(d_keys[j]) == k); ++j) {
+                    const in_t x = d_in[j];
+                    if (exclusive) {
+                        d_out[j] = acc;
+                        acc = f(acc, x);
+                    } else {
+                        if (j > i)
+                            acc = f(acc, x);
+                        d_out[j] = acc;
+                    }
+                }
+                std::memcpy(temp, &acc, sizeof acc);
+                i = j;
+            }
+        });
+    }
     /* exclusive: out[i] = init op in[0] op ... op in[i-1]; inclusive without
      * init: out[i] = in[0] op ... op in[i]. Each input is read before its
      * output is written, so d_in == d_out works. */

@@ -1377,3 +1377,51 @@ Test(cub_device, reduce_by_key_and_scans_by_key)
             CHECK_CUDA(cudaFree(p));
     }
 }
+
+/* CCCL's function objects (cuda::maximum, cuda::minimum, cuda::std::plus)
+ * as CUB operators. */
+#include <cuda/functional>
+
+__global__ void cccl_ops_kernel(const int *in, int *out)
+{
+    typedef cub::BlockReduce<int, 64> BR;
+    __shared__ typename BR::TempStorage temp;
+    const int x = in[threadIdx.x];
+    int r = BR(temp).Reduce(x, cuda::maximum<>{});
+    if (threadIdx.x == 0)
+        out[0] = r;
+    __syncthreads();
+    r = BR(temp).Reduce(x, cuda::minimum<int>{});
+    if (threadIdx.x == 0)
+        out[1] = r;
+    __syncthreads();
+    r = BR(temp).Reduce(x, cuda::std::plus<int>{});
+    if (threadIdx.x == 0)
+        out[2] = r;
+}
+
+Test(cub_util, cccl_function_objects_as_operators)
+{
+    std::mt19937 rng(test_seed());
+    std::vector<int> h(64);
+    for (int &v : h)
+        v = (int)(rng() % 20001) - 10000;
+    int *d_in = to_device(h), *d_out = poisoned<int>(3);
+    cccl_ops_kernel<<<1, 64>>>(d_in, d_out);
+    CHECK_CUDA(cudaDeviceSynchronize());
+    std::vector<int> out = to_host(d_out, 3);
+    cr_assert_eq(out[0], *std::max_element(h.begin(), h.end()), "cuda::maximum");
+    cr_assert_eq(out[1], *std::min_element(h.begin(), h.end()), "cuda::minimum");
+    long long sum = 0;
+    for (int v : h)
+        sum += v;
+    cr_assert_eq(out[2], sum, "cuda::std::plus");
+    long long *d_sum = poisoned<long long>(1);
+    auto twice = cuda::proclaim_return_type<long long>([] __device__(int v) { return 2LL * v; });
+    cub::TransformInputIterator<long long, decltype(twice), const int *> it(d_in, twice);
+    TWO_PHASE(cub::DeviceReduce::Sum(d_temp_storage, temp_storage_bytes, it, d_sum, 64));
+    cr_assert_eq(to_host(d_sum, 1)[0], 2 * sum, "Sum over a TransformInputIterator of a proclaimed lambda");
+    CHECK_CUDA(cudaFree(d_in));
+    CHECK_CUDA(cudaFree(d_out));
+    CHECK_CUDA(cudaFree(d_sum));
+}

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define PROLOGUE "#define SIMTLAB_EMU_KERNEL_TU 1\n#include <cuda_runtime.h>\n#line 1 \"t.cu\"\n"
+#define PROLOGUE "#define SIMTLAB_EMU_KERNEL_TU 1\n#include <cuda_runtime.h>\n#include <simtlab_emu/host_fn.h>\n#line 1 \"t.cu\"\n"
 /* What the rewriter puts at the top of a kernel named `name`'s body. */
 #define ENTRY_CHECK(name) " if (::simtlab_emu::host_call_of_kernel(\"" name "\", __FILE__, __LINE__)) return;"
 /* What follows a kernel's body (launch.hpp): its registration by address. */
@@ -82,6 +82,7 @@ Test(rewriter, prologue_defines_the_tu_includes_the_runtime_and_names_the_input)
     const char *path = "dir/my \"odd\\ file.cu";
     cr_assert_eq(sl_rewrite("int x;\n", 7, path, &out, err, sizeof err), 0, "%s", err);
     cr_assert_str_eq(out.data, "#define SIMTLAB_EMU_KERNEL_TU 1\n#include <cuda_runtime.h>\n"
+                               "#include <simtlab_emu/host_fn.h>\n"
                                "#line 1 \"dir/my \\\"odd\\\\ file.cu\"\nint x;\n");
     sl_outbuf_free(&out);
 }
@@ -164,7 +165,7 @@ Test(rewriter, launch_over_three_lines_keeps_every_newline_and_the_arguments)
                       "      block>>>(a,\n"
                       "               b);\n"
                       "}\n";
-    const char *expected = "void h() {\n"
+    const char *expected = "SIMTLAB_EMU_HOST_FN void h() {\n"
                            "  ::simtlab_emu::launch(\"k\", __FILE__, __LINE__, k, grid,\n"
                            "      block)(a,\n"
                            "               b);\n"
@@ -280,7 +281,7 @@ Test(rewriter, template_closers_and_shifts_around_the_launch)
 Test(rewriter, host_variables_named_griddim_and_blockdim_pass_through)
 {
     expect_rewrite("void h(dim3 gridDim) {\n  dim3 blockDim(256);\n  k<<<gridDim, blockDim>>>(x);\n}\n",
-                   "void h(dim3 gridDim) {\n  dim3 blockDim(256);\n"
+                   "SIMTLAB_EMU_HOST_FN void h(dim3 gridDim) {\n  dim3 blockDim(256);\n"
                    "  ::simtlab_emu::launch(\"k\", __FILE__, __LINE__, k, gridDim, blockDim)(x);\n}\n");
 }
 
@@ -304,13 +305,13 @@ Test(rewriter, a_kernel_sharing_its_name_with_a_host_function_is_picked_by_its_t
                    "void scale(float *a, int n, int blocks) { scale<<<blocks, 256>>>(a, n); }\n",
                    "__global__ void scale(float *a, int n = 4) {" ENTRY_CHECK("scale") "}"
                    NOTED("scale", "void (*)(float *a, int n)") "\n"
-                   "void scale(float *a, int n, int blocks) { ::simtlab_emu::launch(\"scale\", "
+                   "SIMTLAB_EMU_HOST_FN void scale(float *a, int n, int blocks) { ::simtlab_emu::launch(\"scale\", "
                    "__FILE__, __LINE__, static_cast<void (*)(float *a, int n)>(scale), blocks, 256)"
                    "(a, n); }\n");
     /* Without a host function of that name the kernel is named as written. */
     expect_rewrite("__global__ void only(float *a) {}\nvoid h(float *a) { only<<<1, 1>>>(a); }\n",
                    "__global__ void only(float *a) {" ENTRY_CHECK("only") "}" NOTED("only", "void (*)(float *a)") "\n"
-                   "void h(float *a) { ::simtlab_emu::launch(\"only\", __FILE__, __LINE__, only, 1, 1)(a); }\n");
+                   "SIMTLAB_EMU_HOST_FN void h(float *a) { ::simtlab_emu::launch(\"only\", __FILE__, __LINE__, only, 1, 1)(a); }\n");
 }
 
 /* ---- __shared__ at function scope ----------------------------------------- */
@@ -347,7 +348,7 @@ Test(rewriter, digraph_brackets_in_shared_arrays_and_kernel_bodies)
                    "void h(int *p) <% k<<<1, 2>>>(p); %>\n",
                    "__global__ void k(int *p)\n<%" ENTRY_CHECK("k") "\n  int &c = "
                    "::simtlab_emu::shared_var<int>([]{});\n  p<:0:> = c;\n%>" NOTED("k", "void (*)(int *p)") "\n"
-                   "void h(int *p) <% ::simtlab_emu::launch(\"k\", __FILE__, __LINE__, k, 1, 2)(p); %>\n");
+                   "SIMTLAB_EMU_HOST_FN void h(int *p) <% ::simtlab_emu::launch(\"k\", __FILE__, __LINE__, k, 1, 2)(p); %>\n");
     expect_rewrite("A<::B> v; k<<<::dim3(1), 1>>>(x);",
                    "A<::B> v; ::simtlab_emu::launch(\"k\", __FILE__, __LINE__, k, ::dim3(1), 1)(x);");
 }
@@ -433,7 +434,7 @@ Test(rewriter, shared_in_a_template_kernel_after_a_directive)
 Test(rewriter, crlf_line_endings_pass_through)
 {
     expect_rewrite("void h() {\r\n  k<<<1,\r\n  2>>>(x);\r\n}\r\n",
-                   "void h() {\r\n  ::simtlab_emu::launch(\"k\", __FILE__, __LINE__, k, 1,\r\n  "
+                   "SIMTLAB_EMU_HOST_FN void h() {\r\n  ::simtlab_emu::launch(\"k\", __FILE__, __LINE__, k, 1,\r\n  "
                    "2)(x);\r\n}\r\n");
 }
 
@@ -677,7 +678,7 @@ static const char *rewrite_tree(const sl_include_opts *opts, const char **deps)
     cr_assert_eq(rc, 0, "rewriting failed: %s", err);
     char prologue[512];
     snprintf(prologue, sizeof prologue,
-             "#define SIMTLAB_EMU_KERNEL_TU 1\n#include <cuda_runtime.h>\n#line 1 \"%s\"\n", main_cu);
+             "#define SIMTLAB_EMU_KERNEL_TU 1\n#include <cuda_runtime.h>\n#include <simtlab_emu/host_fn.h>\n#line 1 \"%s\"\n", main_cu);
     cr_assert_eq(strncmp(out.data, prologue, strlen(prologue)), 0, "prologue:\n%s", out.data);
     if (deps)
         *deps = dep.data ? dep.data : "";
@@ -699,7 +700,7 @@ Test(rewriter, a_header_beside_the_file_is_rewritten_in_place_with_line_directiv
              "int a;\n#line 1 \"%s/k.cuh\"\n"
              "__global__ void k() {" ENTRY_CHECK("k") "\n"
              "  int (&s)[2] = ::simtlab_emu::shared_var<int[2]>([]{});\n}" NOTED("k", "void (*)()") "\n"
-             "inline void run() { ::simtlab_emu::launch(\"k\", __FILE__, __LINE__, k, 1, 2)(); }\n"
+             "SIMTLAB_EMU_HOST_FN inline void run() { ::simtlab_emu::launch(\"k\", __FILE__, __LINE__, k, 1, 2)(); }\n"
              "#line 3 \"%s/main.cu\"\nint b;\n",
              scratch, scratch);
     cr_assert_str_eq(got, want);
@@ -791,7 +792,7 @@ Test(rewriter, a_kernel_template_launched_with_deduced_arguments_is_called_throu
     expect_rewrite("template <class T> __global__ void t(T *p) {}\n"
                    "void h(float *p) { t<<<1, 2>>>(p); t<float><<<1, 2>>>(p); }\n",
                    "template <class T> __global__ void t(T *p) {" ENTRY_CHECK("t") "}\n"
-                   "void h(float *p) { ::simtlab_emu::launch_deduced(\"t\", __FILE__, __LINE__, "
+                   "SIMTLAB_EMU_HOST_FN void h(float *p) { ::simtlab_emu::launch_deduced(\"t\", __FILE__, __LINE__, "
                    "[](auto &&...simtlab_emu_a) { t(static_cast<decltype(simtlab_emu_a) &&>(simtlab_emu_a)...); }, "
                    "1, 2)(p); ::simtlab_emu::launch(\"t<float>\", __FILE__, __LINE__, t<float>, 1, 2)(p); }\n");
 }
@@ -804,21 +805,22 @@ Test(rewriter, a_kernel_template_launched_with_some_of_its_arguments_deduces_the
     expect_rewrite("template <class R, class S> __global__ void cv(R *r, S *s) {}\n"
                    "template <class R> void h(R *r, int *s) { cv<R><<<1, 2>>>(r, s); }\n",
                    "template <class R, class S> __global__ void cv(R *r, S *s) {" ENTRY_CHECK("cv") "}\n"
-                   "template <class R> void h(R *r, int *s) { ::simtlab_emu::launch_deduced(\"cv<R>\", __FILE__, "
+                   "template <class R> SIMTLAB_EMU_HOST_FN void h(R *r, int *s) { ::simtlab_emu::launch_deduced(\"cv<R>\", __FILE__, "
                    "__LINE__, [](auto &&...simtlab_emu_a) { cv<R>(static_cast<decltype(simtlab_emu_a) &&>"
                    "(simtlab_emu_a)...); }, 1, 2)(r, s); }\n");
     expect_rewrite("template <class R, class S = int, int N = (3 > 2)> __global__ void d(R *r, S *s) {}\n"
                    "void h(float *r, int *s) { d<float><<<1, 2>>>(r, s); d<float, int, 4><<<1, 2>>>(r, s); }\n",
                    "template <class R, class S = int, int N = (3 > 2)> __global__ void d(R *r, S *s) {"
                    ENTRY_CHECK("d") "}\n"
-                   "void h(float *r, int *s) { ::simtlab_emu::launch(\"d<float>\", __FILE__, __LINE__, d<float>, "
+                   "SIMTLAB_EMU_HOST_FN void h(float *r, int *s) { ::simtlab_emu::launch(\"d<float>\", __FILE__, "
+                   "__LINE__, d<float>, "
                    "1, 2)(r, s); ::simtlab_emu::launch(\"d<float, int, 4>\", __FILE__, __LINE__, d<float, int, 4>, "
                    "1, 2)(r, s); }\n");
     /* A parameter pack after the named ones is deduced too. */
     expect_rewrite("template <int N, class... A> __global__ void v(A... a) {}\n"
                    "void h(int x) { v<3><<<1, 1>>>(x); }\n",
                    "template <int N, class... A> __global__ void v(A... a) {" ENTRY_CHECK("v") "}\n"
-                   "void h(int x) { ::simtlab_emu::launch_deduced(\"v<3>\", __FILE__, __LINE__, "
+                   "SIMTLAB_EMU_HOST_FN void h(int x) { ::simtlab_emu::launch_deduced(\"v<3>\", __FILE__, __LINE__, "
                    "[](auto &&...simtlab_emu_a) { v<3>(static_cast<decltype(simtlab_emu_a) &&>(simtlab_emu_a)...); "
                    "}, 1, 1)(x); }\n");
 }
@@ -921,5 +923,217 @@ Test(rewriter, a_kernel_overloaded_by_a_headers_prototype_is_picked_by_argument_
                              "void go(int *a) { part<<<1, 32>>>(a, 4, 0); }\n");
     const char *got = rewrite_tree(NULL, NULL);
     cr_assert_not_null(strstr(got, "static_cast<void (*)(int *a, int n, int depth)>(part), 1, 32)(a, 4, 0)"), "%s",
+                       got);
+}
+
+/* ---- host-only functions (rewrite_hostfn.c) ----------------------------------- */
+
+/* Text the rewriter puts before a host-only definition, and after a host
+ * lambda's parameters. */
+#define HF "SIMTLAB_EMU_HOST_FN "
+#define HL " SIMTLAB_EMU_HOST_FN"
+
+/* Definitions CUDA runs only on the host get the mark; __global__,
+ * __device__, __host__ __device__ (either order) and constexpr ones do not. */
+Test(rewriter, host_only_definitions_are_marked_and_device_ones_are_not)
+{
+    expect_rewrite("__device__ float d(float x) { return x; }\n"
+                   "__host__ __device__ float hd(float x) { return x; }\n"
+                   "__device__ __host__ inline float dh(float x) { return x; }\n"
+                   "__forceinline__ __device__ float fd(float x) { return x; }\n"
+                   "constexpr int c(int x) { return x; }\n"
+                   "template <class T> __device__ T td(T x) { return x; }\n"
+                   "float h(float x) { return x; }\n"
+                   "__host__ float ho(float x) { return x; }\n"
+                   "static inline float *sp(float *p) { return p; }\n"
+                   "template <class T, int N = (3 > 2)> T th(T x) { return x; }\n"
+                   "template <> int th<int>(int x) { return x; }\n"
+                   "int main(int argc, char **argv) { return 0; }\n",
+                   "__device__ float d(float x) { return x; }\n"
+                   "__host__ __device__ float hd(float x) { return x; }\n"
+                   "__device__ __host__ inline float dh(float x) { return x; }\n"
+                   "__forceinline__ __device__ float fd(float x) { return x; }\n"
+                   "constexpr int c(int x) { return x; }\n"
+                   "template <class T> __device__ T td(T x) { return x; }\n"
+                   HF "float h(float x) { return x; }\n"
+                   HF "__host__ float ho(float x) { return x; }\n"
+                   HF "static inline float *sp(float *p) { return p; }\n"
+                   "template <class T, int N = (3 > 2)> " HF "T th(T x) { return x; }\n"
+                   "template <> " HF "int th<int>(int x) { return x; }\n"
+                   HF "int main(int argc, char **argv) { return 0; }\n");
+}
+
+/* extern "C" (one function or a block), namespaces, out-of-class members,
+ * operators, a trailing return type, [[attributes]]. */
+Test(rewriter, host_definitions_in_linkage_blocks_namespaces_and_out_of_class)
+{
+    expect_rewrite("extern \"C\" void e1() {}\n"
+                   "extern \"C\" {\nvoid e2() {}\n__global__ void k() {}\n}\n"
+                   "namespace a { namespace b { inline int f() { return 1; } } }\n"
+                   "namespace { int anon() { return 2; } }\n"
+                   "int a::S::m(int x) const { return x; }\n"
+                   "a::S::S(int x) : v(x), w{x} { }\n"
+                   "a::S::~S() { }\n"
+                   "template <class T> T a::X<T>::get() { return T(); }\n"
+                   "bool operator<(const P &l, const P &r) { return l.v < r.v; }\n"
+                   "auto tr(int x) -> decltype(x) { return x; }\n"
+                   "[[nodiscard]] int nd() { return 3; }\n",
+                   "extern \"C\" " HF "void e1() {}\n"
+                   "extern \"C\" {\n" HF "void e2() {}\n__global__ void k() {" ENTRY_CHECK("k") "}"
+                   NOTED("k", "void (*)()") "\n}\n"
+                   "namespace a { namespace b { " HF "inline int f() { return 1; } } }\n"
+                   "namespace { " HF "int anon() { return 2; } }\n"
+                   HF "int a::S::m(int x) const { return x; }\n"
+                   HF "a::S::S(int x) : v(x), w{x} { }\n"
+                   HF "a::S::~S() { }\n"
+                   "template <class T> " HF "T a::X<T>::get() { return T(); }\n"
+                   HF "bool operator<(const P &l, const P &r) { return l.v < r.v; }\n"
+                   HF "auto tr(int x) -> decltype(x) { return x; }\n"
+                   "[[nodiscard]] " HF "int nd() { return 3; }\n");
+}
+
+/* Members defined in a class body: constructors with member initialisers
+ * (braces among them), operators, conversions; device members, defaulted
+ * ones, data members with initialisers and enums are left alone. */
+Test(rewriter, host_members_in_a_class_body)
+{
+    expect_rewrite("struct alignas(16) S : B<(2 > 1)> {\n"
+                   "  int v, w[2] = {1, 2};\n"
+                   "  enum E { A, B };\n"
+                   "  S() : v(0), w{1, 2} { }\n"
+                   "  explicit S(int x) : B<(2 > 1)>(x), v{x} {}\n"
+                   "  S(const S &) = default;\n"
+                   "  virtual ~S() {}\n"
+                   "public:\n"
+                   "  int get() const noexcept { return v; }\n"
+                   "  __device__ int dget() const { return v; }\n"
+                   "  __host__ __device__ int hdget() const { return v; }\n"
+                   "  S &operator=(const S &o) { v = o.v; return *this; }\n"
+                   "  int operator()(int i) const { return i; }\n"
+                   "  operator int() const { return v; }\n"
+                   "  static constexpr int z() { return 3; }\n"
+                   "  struct In { void f() {} };\n"
+                   "};\n",
+                   "struct alignas(16) S : B<(2 > 1)> {\n"
+                   "  int v, w[2] = {1, 2};\n"
+                   "  enum E { A, B };\n"
+                   "  " HF "S() : v(0), w{1, 2} { }\n"
+                   "  " HF "explicit S(int x) : B<(2 > 1)>(x), v{x} {}\n"
+                   "  S(const S &) = default;\n"
+                   "  " HF "virtual ~S() {}\n"
+                   "public:\n"
+                   "  " HF "int get() const noexcept { return v; }\n"
+                   "  __device__ int dget() const { return v; }\n"
+                   "  __host__ __device__ int hdget() const { return v; }\n"
+                   "  " HF "S &operator=(const S &o) { v = o.v; return *this; }\n"
+                   "  " HF "int operator()(int i) const { return i; }\n"
+                   "  " HF "operator int() const { return v; }\n"
+                   "  static constexpr int z() { return 3; }\n"
+                   "  struct In { " HF "void f() {} };\n"
+                   "};\n");
+}
+
+/* Lambdas in host code are host code, unless marked __device__; a lambda
+ * in a kernel or a __device__ function is device code. Subscripts,
+ * attributes, structured bindings and delete[] are no lambdas. */
+Test(rewriter, host_lambdas_are_marked_device_ones_are_not)
+{
+    expect_rewrite("__global__ void k(int *p) { auto l = [](int i) { return i; }; p[0] = l(1); }\n"
+                   "__device__ int d() { return [] { return 1; }(); }\n"
+                   "auto g = [](int x) { return x; };\n"
+                   "__device__ auto dg = [](int x) { return x; };\n"
+                   "void h(std::vector<int> &v, int *a) {\n"
+                   "  std::sort(v.begin(), v.end(), [](int x, int y) { return x < y; });\n"
+                   "  auto m = [&, a](int i) mutable noexcept -> int { return a[i]; };\n"
+                   "  auto q = [&] { return [=](int j) { return j; }(1); };\n"
+                   "  auto dv = [=] __device__ (int i) { return [](int j) { return j; }(i); };\n"
+                   "  auto hv = [=] __host__ __device__ (int i) { return i; };\n"
+                   "  auto ce = [](int i) constexpr { return i; };\n"
+                   "  [[maybe_unused]] int z = a[0];\n"
+                   "  auto &[x, y] = pr;\n"
+                   "  delete[] a;\n"
+                   "}\n",
+                   "__global__ void k(int *p) {" ENTRY_CHECK("k") " auto l = [](int i) { return i; }; p[0] = l(1); }"
+                   NOTED("k", "void (*)(int *p)") "\n"
+                   "__device__ int d() { return [] { return 1; }(); }\n"
+                   "auto g = [](int x)" HL " { return x; };\n"
+                   "__device__ auto dg = [](int x) { return x; };\n"
+                   HF "void h(std::vector<int> &v, int *a) {\n"
+                   "  std::sort(v.begin(), v.end(), [](int x, int y)" HL " { return x < y; });\n"
+                   "  auto m = [&, a](int i)" HL " mutable noexcept -> int { return a[i]; };\n"
+                   "  auto q = [&]()" HL " { return [=](int j)" HL " { return j; }(1); };\n"
+                   "  auto dv = [=] __device__ (int i) { return [](int j) { return j; }(i); };\n"
+                   "  auto hv = [=] __host__ __device__ (int i) { return i; };\n"
+                   "  auto ce = [](int i) constexpr { return i; };\n"
+                   "  [[maybe_unused]] int z = a[0];\n"
+                   "  auto &[x, y] = pr;\n"
+                   "  delete[] a;\n"
+                   "}\n");
+}
+
+/* Qualifiers through macros: one the file defines as (or through another
+ * macro as) __device__ keeps a definition instrumented; one defined as
+ * something else does not, unless it opens a brace (a mark before
+ * `namespace ns {` would not compile); an unknown all-capitals word or a __reserved
+ * one might mean __device__ (a header the rewriter does not read), so the
+ * definition is left alone; so is a body after a macro without return type,
+ * and the definitions after it are still seen. */
+Test(rewriter, qualifier_macros_and_unknown_words)
+{
+    expect_rewrite("#define HD HOST_DEVICE\n"
+                   "#define HOST_DEVICE __host__ __device__\n"
+                   "#define INL inline\n"
+                   "#define NS_BEGIN namespace ns {\n"
+                   "HD float a(float x) { return x; }\n"
+                   "INL float b(float x) { return x; }\n"
+                   "NS_BEGIN float n(float x) { return x; }\n"
+                   "CUTLASS_DEVICE float c(float x) { return x; }\n"
+                   "__hostdev__ float e(float x) { return x; }\n"
+                   "TEST(suite) { }\n"
+                   "FILE *f() { return 0; }\n"
+                   "int after() { return 1; }\n",
+                   "#define HD HOST_DEVICE\n"
+                   "#define HOST_DEVICE __host__ __device__\n"
+                   "#define INL inline\n"
+                   "#define NS_BEGIN namespace ns {\n"
+                   "HD float a(float x) { return x; }\n"
+                   HF "INL float b(float x) { return x; }\n"
+                   "NS_BEGIN float n(float x) { return x; }\n"
+                   "CUTLASS_DEVICE float c(float x) { return x; }\n"
+                   "__hostdev__ float e(float x) { return x; }\n"
+                   "TEST(suite) { }\n"
+                   HF "FILE *f() { return 0; }\n"
+                   HF "int after() { return 1; }\n");
+}
+
+/* A definition whose name is declared __device__ elsewhere is
+ * __host__ __device__ to nvcc: left alone. So is everything after braces
+ * that #if branches leave unbalanced. Macro bodies are never touched. */
+Test(rewriter, device_redeclarations_unbalanced_branches_and_macros_are_left_alone)
+{
+    expect_rewrite("__device__ float p(float);\n"
+                   "float p(float x) { return x; }\n"
+                   "#define DEF void m() { }\n"
+                   "int before() { return 0; }\n"
+                   "#if A\nvoid f(int a) {\n#else\nvoid f(int a, int b) {\n#endif\n}\n"
+                   "int later() { return 1; }\n",
+                   "__device__ float p(float);\n"
+                   "float p(float x) { return x; }\n"
+                   "#define DEF void m() { }\n"
+                   HF "int before() { return 0; }\n"
+                   "#if A\nvoid f(int a) {\n#else\nvoid f(int a, int b) {\n#endif\n}\n"
+                   "int later() { return 1; }\n");
+}
+
+/* A header's macros are known to the file that includes it, and the file's
+ * own to its headers; marks never add a line. */
+Test(rewriter, host_marks_follow_macros_across_headers_and_keep_lines, .init = make_scratch)
+{
+    write_scratch("q.h", "#pragma once\n#define QUAL __host__ __device__\nQUAL int inh(int x) { return x; }\n"
+                         "int hosth(int x) { return x; }\n");
+    write_scratch("main.cu", "#include \"q.h\"\nQUAL int a(int x) { return x; }\nint b(int x)\n{\n  return x;\n}\n");
+    const char *got = rewrite_tree(NULL, NULL);
+    cr_assert_not_null(strstr(got, "\nQUAL int inh(int x) { return x; }\n" HF "int hosth(int x)"), "%s", got);
+    cr_assert_not_null(strstr(got, "\nQUAL int a(int x) { return x; }\n" HF "int b(int x)\n{\n  return x;\n}\n"), "%s",
                        got);
 }

@@ -409,7 +409,7 @@ Test(slrewrite, writes_the_prologue_and_the_line_directive)
     char text[8192];
     slurp(out, text, sizeof text);
     const char *prologue = "#define SIMTLAB_EMU_KERNEL_TU 1\n#include <cuda_runtime.h>\n"
-                           "#line 1 \"" INPUTS "hello.cu\"\n/* slcc's smoke test";
+                           "#include <simtlab_emu/host_fn.h>\n#line 1 \"" INPUTS "hello.cu\"\n/* slcc's smoke test";
     cr_assert_eq(strncmp(text, prologue, strlen(prologue)), 0, "output:\n%s", text);
 }
 

@@ -324,7 +324,7 @@ static int edit_order(const void *a, const void *b)
 
 static void emit_prologue(const rw *r, strbuf *sb)
 {
-    sb_puts(sb, "#define SIMTLAB_EMU_KERNEL_TU 1\n#include <cuda_runtime.h>\n#line 1 \"");
+    sb_puts(sb, "#define SIMTLAB_EMU_KERNEL_TU 1\n#include <cuda_runtime.h>\n#include <simtlab_emu/host_fn.h>\n#line 1 \"");
     sb_put_escaped(sb, r->path, strlen(r->path));
     sb_puts(sb, "\"\n");
 }
@@ -358,6 +358,7 @@ static void rw_free(rw *r)
     free(r->kernels);
     free(r->host_names);
     free(r->directives);
+    name_set_free(&r->hostfn_names);
 }
 
 int rewrite_source(const char *src, size_t len, const char *path, bool prologue, struct include_ctx *inc,
@@ -381,6 +382,8 @@ int rewrite_source(const char *src, size_t len, const char *path, bool prologue,
         rc = match_all(&r);
     if (rc == 0)
         rc = scan_kernels(&r);
+    if (rc == 0)
+        rc = note_host_fn_names(&r);
     /* Headers first, so that their kernel templates are known to this
      * file's launches (rewrite_kernels.c, names_template_kernel). */
     if (rc == 0 && inc)
@@ -389,6 +392,8 @@ int rewrite_source(const char *src, size_t len, const char *path, bool prologue,
         rc = scan(&r);
     if (rc == 0)
         rc = rewrite_macro_bodies(&r);
+    if (rc == 0)
+        rc = mark_host_functions(&r);
     if (rc == 0)
         rc = emit(&r, sb, prologue);
     rw_free(&r);

@@ -37,7 +37,10 @@ typedef struct include_ctx {
     strbuf template_kernels; /* "\nname\n" for each kernel template of the files seen */
     strbuf kernel_defaults;  /* "\nname\x1frecord\n" for each kernel with default arguments */
     strbuf kernel_arities;   /* "\nname count\n" for each kernel's parameter count, all files */
+    name_set hostfn_names;   /* macros and device functions of all files (rewrite_hostfn.c) */
 } include_ctx;
+
+struct name_set *include_hostfn_names(struct include_ctx *c) { return &c->hostfn_names; }
 
 /* Kernels with default arguments declared in headers: their record
  * (rewrite_kernels.c, kernel_defaults) is known to the files that include
@@ -526,6 +529,7 @@ int sl_rewrite_tree(const char *path, const sl_include_opts *opts, sl_outbuf *ou
     free(c.kernel_defaults.data);
     free(c.once_done.data);
     free(c.kernel_arities.data);
+    name_set_free(&c.hostfn_names);
     if (rc != 0) {
         free(sb.data);
         free(c.deps.data);

@@ -71,6 +71,19 @@ typedef struct kernel_decl {
     size_t tparams;        /* a template's `<` after `template` (0: none) */
 } kernel_decl;
 
+/* A set of names, each with a kind (rewrite_hostfn.c). */
+struct name_slot {
+    unsigned long long hash;
+    size_t off, len; /* the name: bytes [off, off + len) of text */
+    char kind;
+    bool used;
+};
+typedef struct name_set {
+    struct name_slot *slots;
+    size_t cap, count;
+    strbuf text;
+} name_set;
+
 /* A preprocessor line: bytes [start, end) (end: its newline), the number
  * of its last physical line. */
 typedef struct directive {
@@ -101,6 +114,7 @@ typedef struct rw {
     directive *directives;  /* every preprocessor line outside #if 0 */
     size_t ndirectives, dircap;
     struct include_ctx *inc; /* rewrite_include.c: NULL when includes are not followed */
+    name_set hostfn_names;   /* rewrite_hostfn.c: this file's macros and device functions */
     /* rewrite_shared.c, one #define's body: lex() starts at byte lex_from
      * (on line lex_line, which begins at lex_line_start) instead of 0, and
      * __shared__ declarations are written for a macro (in_macro). */
@@ -200,6 +214,14 @@ int include_note_kernel_arity(struct include_ctx *c, const char *name, size_t le
 bool include_knows_other_arity(const struct include_ctx *c, const char *name, size_t len, size_t count);
 int include_note_kernel_defaults(struct include_ctx *c, const char *name, size_t len, const char *record);
 const char *include_kernel_defaults(const struct include_ctx *c, const char *name, size_t len);
+struct name_set *include_hostfn_names(struct include_ctx *c);
+
+/* rewrite_hostfn.c */
+bool name_set_has(const name_set *s, const char *name, size_t n, char kind);
+int name_set_add(name_set *s, const char *name, size_t n, char kind);
+void name_set_free(name_set *s);
+int note_host_fn_names(rw *r);
+int mark_host_functions(rw *r);
 
 /* rewrite_kernels.c */
 int scan_kernels(rw *r);

@@ -105,9 +105,18 @@ cudaError_t copy_checked(const char *api, void *dst, const void *src, std::size_
         return runtime::reject_guard(ls, src, what);
     }
     bool dst_dev = ld.where == runtime::region::device, src_dev = ls.where == runtime::region::device;
-    /* Managed memory is both: it matches whichever side the kind names. */
-    bool kind_dst_dev = ld.managed ? kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice : dst_dev;
-    bool kind_src_dev = ls.managed ? kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice : src_dev;
+    /* Managed memory is both: it matches whichever side the kind names. So
+     * is pinned host memory (cudaMallocHost, cudaHostAlloc): with unified
+     * addressing the device reaches it, and a GPU's runtime copies into it
+     * under cudaMemcpyHostToDevice too (tutorials allocate their "device"
+     * buffers so). */
+    void *pinned_base;
+    std::size_t pinned_bytes;
+    unsigned pinned_flags_of;
+    const bool dst_both = ld.managed || (!dst_dev && runtime::find_pinned(dst, &pinned_base, &pinned_bytes, &pinned_flags_of));
+    const bool src_both = ls.managed || (!src_dev && runtime::find_pinned(src, &pinned_base, &pinned_bytes, &pinned_flags_of));
+    bool kind_dst_dev = dst_both ? kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice : dst_dev;
+    bool kind_src_dev = src_both ? kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice : src_dev;
     cudaError_t e = check_kind(api, kind, dst, kind_dst_dev, src, kind_src_dev);
     if (e != cudaSuccess)
         return e;

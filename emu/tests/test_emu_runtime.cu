@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 #include <thread>
 
 #include <sys/wait.h>
@@ -227,6 +228,38 @@ Test(memory, pinned_host_memory)
 }
 
 /* ---- copies and memset ------------------------------------------------ */
+
+/* Pinned host memory is reachable from the device: a copy whose kind names
+ * it as the device side works, as on a GPU with unified addressing
+ * (tutorials allocate their "device" buffers with cudaMallocHost); plain
+ * malloc'ed memory named as the device side is still refused. */
+Test(memory, pinned_memory_matches_either_side_of_a_copy)
+{
+    const size_t n = 1031;
+    float *pin = nullptr, *pin2 = nullptr, *dev = nullptr;
+    cr_assert_eq(cudaMallocHost(&pin, n * sizeof(float)), cudaSuccess);
+    cr_assert_eq(cudaHostAlloc(&pin2, n * sizeof(float), cudaHostAllocDefault), cudaSuccess);
+    cr_assert_eq(cudaMalloc(&dev, n * sizeof(float)), cudaSuccess);
+    std::vector<float> host(n), back(n, -1.0f);
+    for (size_t i = 0; i < n; i++)
+        host[i] = (float)i * 0.5f - 7.0f;
+    for (size_t i = 0; i < n; i++)
+        pin[i] = pin2[i] = NAN;
+    cr_expect_eq(cudaMemcpy(pin, host.data(), n * sizeof(float), cudaMemcpyHostToDevice), cudaSuccess, "%s",
+                 simtlab_emu_last_diagnostic());
+    cr_expect_eq(cudaMemcpy(dev, pin, n * sizeof(float), cudaMemcpyDeviceToDevice), cudaSuccess);
+    cr_expect_eq(cudaMemcpy(pin2, dev, n * sizeof(float), cudaMemcpyDeviceToHost), cudaSuccess);
+    cr_expect_eq(cudaMemcpy(back.data(), pin2, n * sizeof(float), cudaMemcpyDeviceToHost), cudaSuccess);
+    for (size_t i = 0; i < n; i++)
+        cr_expect_eq(back[i], host[i], "element %zu: %g", i, back[i]);
+    /* pageable memory named as the device: refused, as before */
+    std::vector<float> other(n);
+    cr_expect_eq(cudaMemcpy(other.data(), host.data(), n * sizeof(float), cudaMemcpyHostToDevice),
+                 cudaErrorInvalidValue);
+    cudaFreeHost(pin);
+    cudaFreeHost(pin2);
+    cudaFree(dev);
+}
 
 Test(memcpy, round_trip_and_device_to_device)
 {

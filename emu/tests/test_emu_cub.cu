@@ -1425,3 +1425,38 @@ Test(cub_util, cccl_function_objects_as_operators)
     CHECK_CUDA(cudaFree(d_out));
     CHECK_CUDA(cudaFree(d_sum));
 }
+
+/* Cache-modified loads (plain loads here) feeding a block reduction, and
+ * ThreadReduce. */
+__global__ void cache_modified_kernel(const int *in, int *out)
+{
+    typedef cub::BlockReduce<int, 32> BR;
+    __shared__ typename BR::TempStorage temp;
+    cub::CacheModifiedInputIterator<cub::LOAD_LDG, int> it(in);
+    int items[4];
+    for (int i = 0; i < 4; ++i)
+        items[i] = it[threadIdx.x * 4 + i];
+    int mine = cub::ThreadReduce(items, cub::Sum());
+    int total = BR(temp).Sum(mine);
+    if (threadIdx.x == 0)
+        cub::ThreadStore<cub::STORE_CG>(out, total);
+    if (threadIdx.x == 1)
+        cub::ThreadStore<cub::STORE_VOLATILE>(out + 1, cub::ThreadLoad<cub::LOAD_CV>(in + 5));
+}
+
+Test(cub_util, cache_modified_loads_and_thread_reduce)
+{
+    std::mt19937 rng(test_seed());
+    std::vector<int> h(128);
+    long long sum = 0;
+    for (int &v : h)
+        v = (int)(rng() % 2001) - 1000, sum += v;
+    int *d_in = to_device(h), *d_out = poisoned<int>(2);
+    cache_modified_kernel<<<1, 32>>>(d_in, d_out);
+    CHECK_CUDA(cudaDeviceSynchronize());
+    std::vector<int> out = to_host(d_out, 2);
+    cr_assert_eq(out[0], sum, "sum through CacheModifiedInputIterator and ThreadReduce");
+    cr_assert_eq(out[1], h[5], "ThreadLoad<LOAD_CV> / ThreadStore<STORE_VOLATILE>");
+    CHECK_CUDA(cudaFree(d_in));
+    CHECK_CUDA(cudaFree(d_out));
+}

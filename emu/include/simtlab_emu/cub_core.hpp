@@ -280,6 +280,99 @@ private:
     difference_type offset_;
 };
 
+/* ---- cache-modified loads and stores (thread/thread_load.cuh,
+ * thread_store.cuh, the cache-modified iterators): a CPU has no such cache
+ * operators, so each is a plain access; the volatile ones are volatile. */
+enum CacheLoadModifier {
+    LOAD_DEFAULT,
+    LOAD_CA,
+    LOAD_CG,
+    LOAD_CS,
+    LOAD_CV,
+    LOAD_LDG,
+    LOAD_VOLATILE,
+};
+enum CacheStoreModifier {
+    STORE_DEFAULT,
+    STORE_WB,
+    STORE_CG,
+    STORE_CS,
+    STORE_WT,
+    STORE_VOLATILE,
+};
+template <CacheLoadModifier MODIFIER, class InputIteratorT>
+inline typename std::iterator_traits<InputIteratorT>::value_type ThreadLoad(InputIteratorT itr)
+{
+    typedef typename std::iterator_traits<InputIteratorT>::value_type value_t;
+    if constexpr ((MODIFIER == LOAD_CV || MODIFIER == LOAD_VOLATILE) && std::is_pointer<InputIteratorT>::value &&
+                  std::is_arithmetic<value_t>::value)
+        return *static_cast<const volatile value_t *>(itr);
+    else
+        return *itr;
+}
+template <CacheStoreModifier MODIFIER, class OutputIteratorT, class T>
+inline void ThreadStore(OutputIteratorT itr, T val)
+{
+    typedef typename std::remove_reference<decltype(*itr)>::type target_t;
+    if constexpr ((MODIFIER == STORE_WT || MODIFIER == STORE_VOLATILE) && std::is_pointer<OutputIteratorT>::value &&
+                  std::is_arithmetic<target_t>::value)
+        *static_cast<volatile target_t *>(itr) = val;
+    else
+        *itr = val;
+}
+
+/* CacheModifiedInputIterator<MODIFIER, ValueType>: reads a ValueType array
+ * (through ThreadLoad<MODIFIER>). */
+template <CacheLoadModifier MODIFIER, class ValueType, class OffsetT = std::ptrdiff_t>
+class CacheModifiedInputIterator {
+public:
+    typedef CacheModifiedInputIterator self_type;
+    typedef OffsetT difference_type;
+    typedef ValueType value_type;
+    typedef ValueType *pointer;
+    typedef ValueType reference;
+    typedef std::random_access_iterator_tag iterator_category;
+
+    template <class QualifiedValueType>
+    CacheModifiedInputIterator(QualifiedValueType *ptr) : ptr_(const_cast<ValueType *>(ptr))
+    {
+    }
+    reference operator*() const { return ThreadLoad<MODIFIER>(ptr_); }
+    template <class D>
+    reference operator[](D n) const { return ThreadLoad<MODIFIER>(ptr_ + n); }
+    template <class D>
+    self_type operator+(D n) const { return self_type(ptr_ + n); }
+    template <class D>
+    self_type operator-(D n) const { return self_type(ptr_ - n); }
+    difference_type operator-(const self_type &o) const { return static_cast<difference_type>(ptr_ - o.ptr_); }
+    self_type &operator++() { ++ptr_; return *this; }
+    self_type operator++(int) { self_type r = *this; ++ptr_; return r; }
+    bool operator==(const self_type &o) const { return ptr_ == o.ptr_; }
+    bool operator!=(const self_type &o) const { return ptr_ != o.ptr_; }
+
+private:
+    ValueType *ptr_;
+};
+
+/* ThreadReduce (thread/thread_reduce.cuh): a fold of a thread's own array,
+ * in order. */
+template <int LENGTH, class T, class ReductionOp>
+inline T ThreadReduce(T (&input)[LENGTH], ReductionOp reduction_op)
+{
+    T acc = input[0];
+    for (int i = 1; i < LENGTH; ++i)
+        acc = reduction_op(acc, input[i]);
+    return acc;
+}
+template <int LENGTH, class T, class ReductionOp, class PrefixT>
+inline T ThreadReduce(T (&input)[LENGTH], ReductionOp reduction_op, PrefixT prefix)
+{
+    T acc = prefix;
+    for (int i = 0; i < LENGTH; ++i)
+        acc = reduction_op(acc, input[i]);
+    return acc;
+}
+
 /* ---- misc utilities ---------------------------------------------------- */
 /* The number of a calling thread's lane in its hardware warp. */
 inline unsigned int LaneId() { return ::simtlab_emu::lane_id(); }

@@ -299,6 +299,13 @@ if [ -d "$T" ]; then
         excluded "$n" "reads cudaDeviceProp::clockRate, which CUDA 13 removed (nvcc 13 refuses it too)" ;;
       CUDA_Freshman/28_shfl_test/*|CUDA_Freshman/29_reduce_shfl/*)
         excluded "$n" "__shfl/__shfl_down without _sync: not declared for sm_70 and later, so nvcc 13 (default sm_75) refuses it too" ;;
+      CUDA_Freshman/23_sum_array_uniform_memory/*)
+        excluded "$n" "fails its own check on a GPU too: its CPU reference adds b to b (sumArrays(b_d, b_d, ...))" ;;
+      # its default kernel (0) is a plain copy, timed as a baseline, which its
+      # transpose check then rejects on any GPU: run a transpose (2, shared memory)
+      CUDA_Freshman/26_transform_shared_memory/*)
+        try "$n" "$d" "$b" "-I. -I $T/CUDA_Freshman/include" "2" ;;
+      CUDA_Freshman/31_stream_omp/*) try "$n" "$d" "$b" "-I. -I $T/CUDA_Freshman/include -fopenmp" "" ;;
       CUDA_Freshman/*)               try "$n" "$d" "$b" "-I. -I $T/CUDA_Freshman/include" "" ;;
       # a program of several .cu files, built together (its makefile's files)
       */13-md/*/main.cu)             try "$n" "$d" "$(cd "$d" && ls ./*.cu | sed 's#^\./##' | tr '\n' ' ')" "-I." "4 100" ;;

@@ -335,6 +335,21 @@ Test(rewriter, shared_1d_and_2d_arrays)
                              "::simtlab_emu::shared_var<float[32][33]>([]{});"));
 }
 
+/* A struct or union defined in the declaration (CUB's examples share one
+ * TempStorage so): the definition stays, named when it had no name, and the
+ * variables become lookups of that type; line numbers are kept. */
+Test(rewriter, shared_union_or_struct_defined_in_the_declaration)
+{
+    expect_rewrite(IN_KERNEL("  __shared__ union {\n    int a;\n    float b[2];\n  } temp;"),
+                   OUT_KERNEL("  union simtlab_emu_shared_type_2_14 {\n    int a;\n    float b[2];\n  }; "
+                              "simtlab_emu_shared_type_2_14 &temp = "
+                              "::simtlab_emu::shared_var<simtlab_emu_shared_type_2_14>([]{});"));
+    expect_rewrite(IN_KERNEL("  __shared__ struct P { int a; } p[4], q;"),
+                   OUT_KERNEL("  struct P { int a; }; P (&p)[4] = ::simtlab_emu::shared_var<P[4]>([]{}); "
+                              "P &q = ::simtlab_emu::shared_var<P>([]{});"));
+    expect_rewrite(IN_KERNEL("  __shared__ struct Q { int a; };"), OUT_KERNEL("  struct Q { int a; };"));
+}
+
 /* The digraphs <: :> <% %> are [ ] { } (nvcc and every C++ compiler take
  * them): the declaration is rewritten as with brackets, its spelling kept,
  * and a body in <% %> is a kernel body. `<::` before a name is `<` `::`. */

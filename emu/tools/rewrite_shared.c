@@ -7,6 +7,7 @@
 #include "rewrite_internal.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +26,7 @@ typedef struct shared_decl {
     size_t *kept;
     size_t nkept;
     size_t base_len; /* kept[0 .. base_len) is the type all declarators share */
+    char type_name[96]; /* when set: the type instead (a struct or union defined in the statement) */
 } shared_decl;
 
 /* One declarator: kept[ptr_from .. name) are its own `*`/`&`/cv,
@@ -218,7 +220,10 @@ static bool is_empty_dim(const rw *r, const shared_decl *d, size_t k)
 /* The type of one declarator: the shared base plus its own `*`s. */
 static void put_type(const rw *r, strbuf *sb, const shared_decl *d, const declarator *x)
 {
-    put_token_list(r, sb, d->kept, d->base_len);
+    if (d->type_name[0])
+        sb_puts(sb, d->type_name);
+    else
+        put_token_list(r, sb, d->kept, d->base_len);
     /* The first declarator's own `*`s start at base_len, a later one's at
      * its ptr_from. */
     size_t from = x->ptr_from > d->base_len ? x->ptr_from : d->base_len;
@@ -344,7 +349,7 @@ static int build_decls(rw *r, shared_decl *d, bool file_scope, strbuf *text, str
             d->base_len = k;
             break;
         }
-    if (d->base_len == 0)
+    if (d->base_len == 0 && !d->type_name[0])
         return fail_at(r, d->kept[x.name], "missing type in the __shared__ declaration");
     for (;;) {
         if (check_dims(r, d, &x) != 0)
@@ -410,6 +415,84 @@ static int record_decl_edit(rw *r, const shared_decl *d, bool file_scope, strbuf
     return add_edit_sb(r, r->toks[d->first].start, semi->end, text);
 }
 
+/* `__shared__ union { typename A::TempStorage a; ... } temp;` (how CUB's
+ * examples share one TempStorage), or a struct, named or not, defined in the
+ * declaration, inside a function: the definition stays where it is, named
+ * if it had no name and without the __shared__, and the variables after
+ * its `}` become the usual shared lookups of that type. The `struct` or
+ * `union` token, or 0 when the statement is not of this form. */
+static size_t aggregate_in_decl(const rw *r, size_t i)
+{
+    size_t j = i + 1;
+    while (j < r->ntoks && (is_storage_word(r, j) || is_alignment_word(r, j))) {
+        if (is_alignment_word(r, j) && is_punct(r, j + 1, '(') && r->match[j + 1] >= 0)
+            j = (size_t)r->match[j + 1];
+        j++;
+    }
+    if (!(tok_is(r, j, "struct") || tok_is(r, j, "union") || tok_is(r, j, "class")))
+        return 0;
+    size_t open = j + 1;
+    if (is_ident(r, open))
+        open++;
+    return is_punct(r, open, '{') && r->match[open] > (long)open ? j : 0;
+}
+
+static int rewrite_shared_aggregate(rw *r, size_t first, size_t kw, size_t *next)
+{
+    const size_t open = is_ident(r, kw + 1) ? kw + 2 : kw + 1;
+    const size_t close = (size_t)r->match[open];
+    shared_decl d = {0};
+    if (is_ident(r, kw + 1))
+        snprintf(d.type_name, sizeof d.type_name, "%.*s", (int)tok_len(r, kw + 1), tok_text(r, kw + 1));
+    else
+        snprintf(d.type_name, sizeof d.type_name, "simtlab_emu_shared_type_%d_%d", r->toks[kw].line,
+                 r->toks[kw].col);
+    /* the variables: from after the `}` to the `;` */
+    size_t semi = close + 1;
+    while (semi < r->ntoks && !is_punct(r, semi, ';')) {
+        if (is_punct(r, semi, '{') || is_punct(r, semi, '='))
+            return fail_at(r, semi, "cannot rewrite this __shared__ declaration: no initializer after its type");
+        if ((is_punct(r, semi, '[') || is_punct(r, semi, '(')) && r->match[semi] > (long)semi)
+            semi = (size_t)r->match[semi];
+        semi++;
+    }
+    if (semi >= r->ntoks)
+        return fail_at(r, kw, "cannot rewrite this __shared__ declaration: no ';' after its type");
+    if (semi == close + 1) { /* `__shared__ struct S { ... };` declares no variable */
+        *next = semi + 1;
+        return add_edit_str(r, r->toks[first].start, r->toks[kw].start, "");
+    }
+    d.first = close + 1;
+    d.semi = d.last = semi;
+    strbuf text = {0}, defines = {0};
+    int rc = filter_decl(r, &d);
+    if (rc == 0)
+        rc = build_decls(r, &d, false, &text, &defines);
+    free(d.kept);
+    free(defines.data);
+    if (rc != 0) {
+        free(text.data);
+        return -1;
+    }
+    strbuf after = {0};
+    sb_puts(&after, "; ");
+    sb_put(&after, text.data ? text.data : "", text.len);
+    for (size_t n = count_newlines(r, r->toks[close].end, r->toks[semi].end); n > 0; n--)
+        sb_puts(&after, "\n");
+    free(text.data);
+    *next = semi + 1;
+    /* the storage words go; an unnamed type gets its name; the variables follow the `}` */
+    if (add_edit_str(r, r->toks[first].start, r->toks[kw].start, "") != 0)
+        return -1;
+    if (!is_ident(r, kw + 1)) {
+        char named[112];
+        snprintf(named, sizeof named, " %s", d.type_name);
+        if (add_edit_str(r, r->toks[kw].end, r->toks[kw].end, named) != 0)
+            return -1;
+    }
+    return add_edit_sb(r, r->toks[close].end, r->toks[semi].end, &after);
+}
+
 /* Rewrites the declaration statement that contains the __shared__ at token
  * i; *next is the token after its `;`. */
 int rewrite_shared(rw *r, size_t i, size_t *next)
@@ -423,6 +506,9 @@ int rewrite_shared(rw *r, size_t i, size_t *next)
                        "#define body (declare it outside the macro)");
     shared_decl d = {0};
     d.first = statement_start(r, i);
+    const size_t aggregate = r->in_macro ? 0 : aggregate_in_decl(r, i);
+    if (aggregate && scope != SCOPE_NAMESPACE)
+        return rewrite_shared_aggregate(r, d.first, aggregate, next);
     if (statement_end(r, i, &d.semi) != 0)
         return -1;
     d.last = d.semi < r->ntoks ? d.semi : r->ntoks - 1;

@@ -80,6 +80,39 @@ Test(reference_param, the_kernel_writes_the_callers_managed_object)
     delete e;
 }
 
+/* A template kernel whose reference parameter the launch deduces; its
+ * by-value parameter stays each thread's own copy. */
+template <class T>
+__global__ void bump_deduced(T &e, int by)
+{
+    atomicAdd(&e.hits[threadIdx.x % 37], 1);
+    by += 1000; /* a copy: the caller's `by` must not change */
+    if (threadIdx.x == 0 && blockIdx.x == 0) {
+        e.value += by - 1000;
+        e.sum = e.value * 0.25;
+    }
+}
+
+Test(reference_param, a_deduced_template_kernel_writes_the_callers_object)
+{
+    Element *e = new Element;
+    e->value = 10;
+    e->sum = -1.0;
+    for (int &h : e->hits)
+        h = 0;
+    int by = 7;
+    bump_deduced<<<2, 53>>>(*e, by);
+    cr_assert_eq(cudaDeviceSynchronize(), cudaSuccess, "%s", simtlab_emu_last_diagnostic());
+    cr_expect_eq(e->value, 17, "the kernel changed a copy: value %d", e->value);
+    cr_expect_eq(e->sum, 17 * 0.25);
+    cr_expect_eq(by, 7, "a by-value parameter changed the caller's variable: %d", by);
+    int total = 0;
+    for (int i = 0; i < 37; ++i)
+        total += e->hits[i];
+    cr_expect_eq(total, 106);
+    delete e;
+}
+
 Test(reference_param, const_reference_and_cudaLaunchKernel_with_the_objects_address)
 {
     Element *e = new Element;

@@ -259,7 +259,9 @@ launcher<P...> launch(const char *kernel, const char *file, int line, void (*k)(
  * pointer type, so slrewrite passes `call`, a generic lambda that calls
  * k(args...), and each CUDA thread deduces and converts through that call,
  * as the CUDA launch deduces k's template arguments from the argument types.
- * The arguments are stored decayed (copies, by value). The kernel's address
+ * A launch from device code or into a stream capture runs later, so it
+ * stores the arguments decayed (copies, by value); one that runs now passes
+ * the caller's objects (deduced_ref_call below). The kernel's address
  * is not known here: run_grid gets nullptr, which checks dynamic shared
  * memory against the device's opt-in maximum (cudaFuncSetAttribute on an
  * instance cannot be matched to this launch). */
@@ -271,7 +273,27 @@ struct alignas(64) deduced_call {
 
     static void run_one_thread(void *self)
     {
-        const deduced_call *c = static_cast<const deduced_call *>(self);
+        /* not const: a parameter deduced as a reference binds to the copy */
+        deduced_call *c = static_cast<deduced_call *>(self);
+        std::apply(c->call, c->args);
+#ifdef SIMTLAB_EMU_PROFILE_BUILD
+        profile_thread_exit();
+#endif
+    }
+};
+/* The same for a launch that runs before run() returns: the arguments are
+ * the caller's own objects (references), so that a kernel parameter
+ * deduced as a reference (template <class T> __global__ void k(T &x))
+ * refers to the caller's object, as CUDA passes its address, while a
+ * by-value parameter still gets each thread's own copy. */
+template <class F, class... A>
+struct alignas(64) deduced_ref_call {
+    F call;
+    std::tuple<A &&...> args;
+
+    static void run_one_thread(void *self)
+    {
+        const deduced_ref_call *c = static_cast<const deduced_ref_call *>(self);
         std::apply(c->call, c->args);
 #ifdef SIMTLAB_EMU_PROFILE_BUILD
         profile_thread_exit();
@@ -314,8 +336,9 @@ public:
             });
             return cudaSuccess;
         }
-        call_t c{call_, std::tuple<std::decay_t<A>...>(std::forward<A>(args)...)};
-        return run_grid(site_, grid_, block_, shmem_, stream_, &call_t::run_one_thread, &c, nullptr);
+        using ref_call_t = detail::deduced_ref_call<F, A...>;
+        ref_call_t c{call_, std::forward_as_tuple(std::forward<A>(args)...)};
+        return run_grid(site_, grid_, block_, shmem_, stream_, &ref_call_t::run_one_thread, &c, nullptr);
     }
 
 private:

@@ -294,6 +294,9 @@ if [ -d "$T" ]; then
         else excluded "$n" "needs its git submodule cpp11-range, empty in this checkout"; fi ;;
       *american-options/longstaff_schwartz_svd_2.cu)
         excluded "$n" "__any without _sync: not declared for sm_70 and later, so nvcc 13 (default sm_75) refuses it too" ;;
+      # its own build script: -I.. (timer.h) and -DSHMOO (without it the source does not
+      # compile: `rate` is undeclared); its size argument, 4096 bodies
+      mini-nbody/cuda/*)             try "$n" "$d" "$b" "-I. -I $T/mini-nbody -DSHMOO" "4096" ;;
       */posts/gups/gups.cu)          try "$n" "$d" "$b" "-I." "-n 20" ;; # its own size flag: 2^20 elements, not 2^29
       *cuda-training-series/exercises/*)
         if grep -q -w 'FIXME' "$T/$f"; then excluded "$n" "an exercise's template with FIXME left for the student (its solution is tried)"

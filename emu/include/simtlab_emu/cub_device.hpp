@@ -68,6 +68,14 @@ inline cudaError_t check_count(const char *api, N num_items, here where)
     return cudaSuccess;
 }
 
+inline cudaError_t check_segments(const char *api, int num_segments, here where)
+{
+    if (num_segments < 0)
+        return simtlab_emu_cub_invalid("%s at %s:%d: num_segments is %d: it must not be negative", api, where.file,
+                                       where.line, num_segments);
+    return cudaSuccess;
+}
+
 /* The two-phase protocol. Returns true (and *result) when the call is
  * over: a size query, or bad storage. */
 inline bool storage_phase(const char *api, here where, void *d_temp_storage, std::size_t &temp_storage_bytes,
@@ -89,6 +97,64 @@ template <class Body>
 inline cudaError_t run_on_stream(const char *api, here where, cudaStream_t stream, Body body)
 {
     return ::simtlab_emu::launch_deduced(api, where.file, where.line, body, dim3(1), dim3(1), 0, stream).run();
+}
+
+inline cudaError_t no_more_checks() { return cudaSuccess; }
+
+/* What every device-wide call does around its algorithm: num_items is
+ * checked, then the call's own argument checks (`checks()`, a status),
+ * then the two-phase protocol for `needed` bytes of storage; past that,
+ * algorithm(n, temp) runs as a kernel of one thread on `stream`, with n
+ * the item count and temp the checked storage (where the algorithm keeps
+ * its partial result, so that storage smaller than asked is caught). */
+template <class N, class Checks, class Algorithm>
+inline cudaError_t device_call(const char *api, here where, N num_items, void *d_temp_storage,
+                               std::size_t &temp_storage_bytes, std::size_t needed, cudaStream_t stream,
+                               Checks checks, Algorithm algorithm)
+{
+    cudaError_t st;
+    if ((st = check_count(api, num_items, where)) != cudaSuccess || (st = checks()) != cudaSuccess)
+        return st;
+    if (storage_phase(api, where, d_temp_storage, temp_storage_bytes, needed, &st))
+        return st;
+    const std::size_t n = static_cast<std::size_t>(num_items);
+    void *const temp = d_temp_storage;
+    return run_on_stream(api, where, stream, [=]() { algorithm(n, temp); });
+}
+template <class N, class Algorithm>
+inline cudaError_t device_call(const char *api, here where, N num_items, void *d_temp_storage,
+                               std::size_t &temp_storage_bytes, std::size_t needed, cudaStream_t stream,
+                               Algorithm algorithm)
+{
+    return device_call(api, where, num_items, d_temp_storage, temp_storage_bytes, needed, stream, no_more_checks,
+                       algorithm);
+}
+
+/* DeviceSelect and DevicePartition: the items for which keep(i, item)
+ * holds go in order to the front of d_out, their count to
+ * *d_num_selected_out; with `partition`, the others follow in reverse
+ * order. Each item is read once. */
+template <class In, class Out, class NumSel, class N, class Keep>
+inline cudaError_t select_items(const char *api, here where, void *d_temp_storage, std::size_t &temp_storage_bytes,
+                                In d_in, Out d_out, NumSel d_num_selected_out, N num_items, bool partition,
+                                cudaStream_t stream, Keep keep)
+{
+    auto algorithm = [=](std::size_t n, void *temp) {
+        Keep keeps = keep; /* a copy the kernel owns: operator() need not be const */
+        long long kept = 0;
+        std::size_t back = n;
+        for (std::size_t i = 0; i < n; ++i) {
+            const in_value<In> x = d_in[i];
+            if (keeps(i, x))
+                d_out[kept++] = x;
+            else if (partition)
+                d_out[--back] = x;
+        }
+        std::memcpy(temp, &kept, sizeof kept);
+        *d_num_selected_out = kept;
+    };
+    return device_call(api, where, num_items, d_temp_storage, temp_storage_bytes, sizeof(long long), stream,
+                       algorithm);
 }
 
 /* One stable counting-sort pass per 8 bits of [begin_bit, end_bit), from
@@ -157,15 +223,18 @@ inline std::size_t align_up(std::size_t n, std::size_t a) { return (n + a - 1) /
 /* A sort into separate output arrays: the passes alternate between the
  * output and a buffer in the temporary storage, so that the last pass
  * writes the output; keys_in and values_in are only read. */
-template <class K, class V>
+template <class K, class V, class N>
 inline cudaError_t radix_sort_arrays(const char *api, here where, void *d_temp_storage,
                                      std::size_t &temp_storage_bytes, const K *d_keys_in, K *d_keys_out,
-                                     const V *d_values_in, V *d_values_out, std::size_t n, int begin_bit,
+                                     const V *d_values_in, V *d_values_out, N num_items, int begin_bit,
                                      int end_bit, bool descending, cudaStream_t stream)
 {
+    cudaError_t st;
+    if ((st = check_count(api, num_items, where)) != cudaSuccess)
+        return st;
+    const std::size_t n = static_cast<std::size_t>(num_items);
     const std::size_t key_bytes = align_up(n * sizeof(K), 256);
     const std::size_t needed = key_bytes + (d_values_in ? n * sizeof(V) : 0);
-    cudaError_t st;
     if (storage_phase(api, where, d_temp_storage, temp_storage_bytes, needed, &st))
         return st;
     if ((st = check_bits<K>(api, begin_bit, end_bit, where)) != cudaSuccess)
@@ -195,13 +264,16 @@ inline cudaError_t radix_sort_arrays(const char *api, here where, void *d_temp_s
 
 /* A sort of DoubleBuffers: the passes alternate between the two buffers
  * and the selectors name the one holding the result, as in CUB. */
-template <class K, class V>
+template <class K, class V, class N>
 inline cudaError_t radix_sort_double(const char *api, here where, void *d_temp_storage,
                                      std::size_t &temp_storage_bytes, ::cub::DoubleBuffer<K> &d_keys,
-                                     ::cub::DoubleBuffer<V> *d_values, std::size_t n, int begin_bit, int end_bit,
+                                     ::cub::DoubleBuffer<V> *d_values, N num_items, int begin_bit, int end_bit,
                                      bool descending, cudaStream_t stream)
 {
     cudaError_t st;
+    if ((st = check_count(api, num_items, where)) != cudaSuccess)
+        return st;
+    const std::size_t n = static_cast<std::size_t>(num_items);
     if (storage_phase(api, where, d_temp_storage, temp_storage_bytes, 16, &st))
         return st;
     if ((st = check_bits<K>(api, begin_bit, end_bit, where)) != cudaSuccess)
@@ -345,14 +417,7 @@ struct DeviceReduce {
         typedef d::in_value<ValuesInputIteratorT> value_t;
         typedef typename std::decay<decltype(reduction_op(std::declval<value_t>(), std::declval<value_t>()))>::type
             accum_t;
-        cudaError_t st;
-        if ((st = d::check_count(api, num_items, where)) != cudaSuccess)
-            return st;
-        if (d::storage_phase(api, where, d_temp_storage, temp_storage_bytes, sizeof(long long), &st))
-            return st;
-        const std::size_t n = static_cast<std::size_t>(num_items);
-        void *const temp = d_temp_storage;
-        return d::run_on_stream(api, where, stream, [=]() {
+        auto algorithm = [=](std::size_t n, void *temp) {
             ReductionOpT f = reduction_op; /* operator() need not be const */
             long long runs = 0;
             std::size_t i = 0;
@@ -369,7 +434,9 @@ struct DeviceReduce {
             }
             std::memcpy(temp, &runs, sizeof runs);
             *d_num_runs_out = runs;
-        });
+        };
+        return d::device_call(api, where, num_items, d_temp_storage, temp_storage_bytes, sizeof(long long), stream,
+                              algorithm);
     }
 
 private:
@@ -381,14 +448,7 @@ private:
         namespace d = ::simtlab_emu::cub_detail;
         typedef d::in_value<In> in_t;
         typedef KeyValuePair<long long, in_t> pair_t;
-        cudaError_t st;
-        if ((st = d::check_count(api, num_items, where)) != cudaSuccess)
-            return st;
-        if (d::storage_phase(api, where, d_temp_storage, temp_storage_bytes, sizeof(pair_t), &st))
-            return st;
-        const std::size_t n = static_cast<std::size_t>(num_items);
-        void *const temp = d_temp_storage;
-        return d::run_on_stream(api, where, stream, [=]() {
+        auto algorithm = [=](std::size_t n, void *temp) {
             pair_t best(1, in_t(empty));
             if (n > 0)
                 best = pair_t(0, in_t(d_in[0]));
@@ -397,7 +457,9 @@ private:
             std::memcpy(temp, &best, sizeof best);
             *d_value_out = best.value;
             *d_index_out = best.key;
-        });
+        };
+        return d::device_call(api, where, num_items, d_temp_storage, temp_storage_bytes, sizeof(pair_t), stream,
+                              algorithm);
     }
     template <class In, class Out, class N, class Op, class Init>
     static cudaError_t fold(const char *api, ::simtlab_emu::here where, void *d_temp_storage,
@@ -406,21 +468,16 @@ private:
     {
         namespace d = ::simtlab_emu::cub_detail;
         typedef typename std::decay<decltype(op(init, *d_in))>::type accum_t;
-        cudaError_t st;
-        if ((st = d::check_count(api, num_items, where)) != cudaSuccess)
-            return st;
-        if (d::storage_phase(api, where, d_temp_storage, temp_storage_bytes, sizeof(accum_t), &st))
-            return st;
-        const std::size_t n = static_cast<std::size_t>(num_items);
-        void *const temp = d_temp_storage;
-        return d::run_on_stream(api, where, stream, [=]() {
+        auto algorithm = [=](std::size_t n, void *temp) {
             Op f = op; /* a copy the kernel owns: operator() need not be const */
             accum_t acc = init;
             for (std::size_t i = 0; i < n; ++i)
                 acc = f(acc, d_in[i]);
             std::memcpy(temp, &acc, sizeof acc); /* the partial lives in the call's storage */
             *d_out = acc;
-        });
+        };
+        return d::device_call(api, where, num_items, d_temp_storage, temp_storage_bytes, sizeof(accum_t), stream,
+                              algorithm);
     }
     /* Max/Min: the first item starts the fold, so that no identity is
      * needed; `empty` is the result for no items. */
@@ -431,20 +488,15 @@ private:
     {
         namespace d = ::simtlab_emu::cub_detail;
         typedef d::in_value<In> in_t;
-        cudaError_t st;
-        if ((st = d::check_count(api, num_items, where)) != cudaSuccess)
-            return st;
-        if (d::storage_phase(api, where, d_temp_storage, temp_storage_bytes, sizeof(in_t), &st))
-            return st;
-        const std::size_t n = static_cast<std::size_t>(num_items);
-        void *const temp = d_temp_storage;
-        return d::run_on_stream(api, where, stream, [=]() {
+        auto algorithm = [=](std::size_t n, void *temp) {
             in_t acc = n == 0 ? in_t(empty) : in_t(d_in[0]);
             for (std::size_t i = 1; i < n; ++i)
                 acc = op(acc, in_t(d_in[i]));
             std::memcpy(temp, &acc, sizeof acc);
             *d_out = acc;
-        });
+        };
+        return d::device_call(api, where, num_items, d_temp_storage, temp_storage_bytes, sizeof(in_t), stream,
+                              algorithm);
     }
     template <class In, class Out, class N, class Op, class E>
     static cudaError_t arg(const char *api, ::simtlab_emu::here where, void *d_temp_storage,
@@ -456,14 +508,7 @@ private:
         typedef typename d::out_value<Out, KeyValuePair<int, in_t>>::type pair_t;
         typedef typename pair_t::Key key_t;
         typedef typename pair_t::Value value_t;
-        cudaError_t st;
-        if ((st = d::check_count(api, num_items, where)) != cudaSuccess)
-            return st;
-        if (d::storage_phase(api, where, d_temp_storage, temp_storage_bytes, sizeof(pair_t), &st))
-            return st;
-        const std::size_t n = static_cast<std::size_t>(num_items);
-        void *const temp = d_temp_storage;
-        return d::run_on_stream(api, where, stream, [=]() {
+        auto algorithm = [=](std::size_t n, void *temp) {
             pair_t best(key_t(1), value_t(empty));
             if (n > 0)
                 best = pair_t(key_t(0), value_t(d_in[0]));
@@ -471,7 +516,9 @@ private:
                 best = op(best, pair_t(static_cast<key_t>(i), value_t(d_in[i])));
             std::memcpy(temp, &best, sizeof best);
             *d_out = best;
-        });
+        };
+        return d::device_call(api, where, num_items, d_temp_storage, temp_storage_bytes, sizeof(pair_t), stream,
+                              algorithm);
     }
 };
 
@@ -592,14 +639,7 @@ private:
         typedef d::in_value<K> key_t;
         typedef d::in_value<In> in_t;
         typedef typename std::decay<decltype(op(std::declval<Init>(), std::declval<in_t>()))>::type accum_t;
-        cudaError_t st;
-        if ((st = d::check_count(api, num_items, where)) != cudaSuccess)
-            return st;
-        if (d::storage_phase(api, where, d_temp_storage, temp_storage_bytes, sizeof(accum_t), &st))
-            return st;
-        const std::size_t n = static_cast<std::size_t>(num_items);
-        void *const temp = d_temp_storage;
-        return d::run_on_stream(api, where, stream, [=]() {
+        auto algorithm = [=](std::size_t n, void *temp) {
             Op f = op; /* operator() need not be const */
             for (std::size_t i = 0; i < n;) {
                 const key_t k = d_keys[i];
@@ -619,7 +659,9 @@ private:
                 std::memcpy(temp, &acc, sizeof acc);
                 i = j;
             }
-        });
+        };
+        return d::device_call(api, where, num_items, d_temp_storage, temp_storage_bytes, sizeof(accum_t), stream,
+                              algorithm);
     }
     /* exclusive: out[i] = init op in[0] op ... op in[i-1]; inclusive without
      * init: out[i] = in[0] op ... op in[i]. Each input is read before its
@@ -632,14 +674,7 @@ private:
         namespace d = ::simtlab_emu::cub_detail;
         typedef d::in_value<In> in_t;
         typedef typename std::decay<decltype(op(std::declval<Init>(), std::declval<in_t>()))>::type accum_t;
-        cudaError_t st;
-        if ((st = d::check_count(api, num_items, where)) != cudaSuccess)
-            return st;
-        if (d::storage_phase(api, where, d_temp_storage, temp_storage_bytes, sizeof(accum_t), &st))
-            return st;
-        const std::size_t n = static_cast<std::size_t>(num_items);
-        void *const temp = d_temp_storage;
-        return d::run_on_stream(api, where, stream, [=]() {
+        auto algorithm = [=](std::size_t n, void *temp) {
             Op f = op; /* a copy the kernel owns: operator() need not be const */
             if (n == 0)
                 return;
@@ -660,7 +695,9 @@ private:
                 d_out[i] = acc;
             }
             std::memcpy(temp, &acc, sizeof acc);
-        });
+        };
+        return d::device_call(api, where, num_items, d_temp_storage, temp_storage_bytes, sizeof(accum_t), stream,
+                              algorithm);
     }
 };
 
@@ -674,27 +711,21 @@ struct DeviceRadixSort {
                             bool debug_synchronous = false, SIMTLAB_CUB_WHERE)                                 \
     {                                                                                                          \
         (void)debug_synchronous;                                                                               \
-        const char *api = "cub::DeviceRadixSort::" #NAME;                                                     \
-        cudaError_t st = ::simtlab_emu::cub_detail::check_count(api, num_items, where);                        \
-        if (st != cudaSuccess)                                                                                 \
-            return st;                                                                                         \
+        const char *api = "cub::DeviceRadixSort::" #NAME;                                                      \
         return ::simtlab_emu::cub_detail::radix_sort_arrays<KeyT, NullType>(                                   \
             api, where, d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, nullptr, nullptr,           \
-            static_cast<std::size_t>(num_items), begin_bit, end_bit, DESC, stream);                            \
+            num_items, begin_bit, end_bit, DESC, stream);                                                      \
     }                                                                                                          \
     template <class KeyT, SIMTLAB_CUB_NUM(NumItemsT)>                                                          \
     static cudaError_t NAME(void *d_temp_storage, std::size_t &temp_storage_bytes, DoubleBuffer<KeyT> &d_keys, \
-                            NumItemsT num_items, int begin_bit = 0, int end_bit = sizeof(KeyT) * 8,           \
+                            NumItemsT num_items, int begin_bit = 0, int end_bit = sizeof(KeyT) * 8,            \
                             cudaStream_t stream = 0, bool debug_synchronous = false, SIMTLAB_CUB_WHERE)        \
     {                                                                                                          \
         (void)debug_synchronous;                                                                               \
-        const char *api = "cub::DeviceRadixSort::" #NAME;                                                     \
-        cudaError_t st = ::simtlab_emu::cub_detail::check_count(api, num_items, where);                        \
-        if (st != cudaSuccess)                                                                                 \
-            return st;                                                                                         \
+        const char *api = "cub::DeviceRadixSort::" #NAME;                                                      \
         return ::simtlab_emu::cub_detail::radix_sort_double<KeyT, NullType>(                                   \
-            api, where, d_temp_storage, temp_storage_bytes, d_keys, nullptr, static_cast<std::size_t>(num_items), \
-            begin_bit, end_bit, DESC, stream);                                                                 \
+            api, where, d_temp_storage, temp_storage_bytes, d_keys, nullptr, num_items, begin_bit,             \
+            end_bit, DESC, stream);                                                                            \
     }
     SIMTLAB_CUB_SORT(SortKeys, false)
     SIMTLAB_CUB_SORT(SortKeysDescending, true)
@@ -704,20 +735,17 @@ struct DeviceRadixSort {
     template <class KeyT, class ValueT, SIMTLAB_CUB_NUM(NumItemsT)>                                            \
     static cudaError_t NAME(void *d_temp_storage, std::size_t &temp_storage_bytes, const KeyT *d_keys_in,      \
                             KeyT *d_keys_out, const ValueT *d_values_in, ValueT *d_values_out,                 \
-                            NumItemsT num_items, int begin_bit = 0, int end_bit = sizeof(KeyT) * 8,           \
+                            NumItemsT num_items, int begin_bit = 0, int end_bit = sizeof(KeyT) * 8,            \
                             cudaStream_t stream = 0, bool debug_synchronous = false, SIMTLAB_CUB_WHERE)        \
     {                                                                                                          \
         (void)debug_synchronous;                                                                               \
-        const char *api = "cub::DeviceRadixSort::" #NAME;                                                     \
-        cudaError_t st = ::simtlab_emu::cub_detail::check_count(api, num_items, where);                        \
-        if (st != cudaSuccess)                                                                                 \
-            return st;                                                                                         \
+        const char *api = "cub::DeviceRadixSort::" #NAME;                                                      \
         if (num_items > NumItemsT(0) && (!d_values_in || !d_values_out))                                       \
             return simtlab_emu_cub_invalid("%s at %s:%d: %s is NULL", api, where.file, where.line,             \
                                            !d_values_in ? "d_values_in" : "d_values_out");                     \
         return ::simtlab_emu::cub_detail::radix_sort_arrays<KeyT, ValueT>(                                     \
             api, where, d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out,  \
-            static_cast<std::size_t>(num_items), begin_bit, end_bit, DESC, stream);                            \
+            num_items, begin_bit, end_bit, DESC, stream);                                                      \
     }                                                                                                          \
     template <class KeyT, class ValueT, SIMTLAB_CUB_NUM(NumItemsT)>                                            \
     static cudaError_t NAME(void *d_temp_storage, std::size_t &temp_storage_bytes, DoubleBuffer<KeyT> &d_keys, \
@@ -726,13 +754,10 @@ struct DeviceRadixSort {
                             bool debug_synchronous = false, SIMTLAB_CUB_WHERE)                                 \
     {                                                                                                          \
         (void)debug_synchronous;                                                                               \
-        const char *api = "cub::DeviceRadixSort::" #NAME;                                                     \
-        cudaError_t st = ::simtlab_emu::cub_detail::check_count(api, num_items, where);                        \
-        if (st != cudaSuccess)                                                                                 \
-            return st;                                                                                         \
+        const char *api = "cub::DeviceRadixSort::" #NAME;                                                      \
         return ::simtlab_emu::cub_detail::radix_sort_double<KeyT, ValueT>(                                     \
             api, where, d_temp_storage, temp_storage_bytes, d_keys, &d_values,                                 \
-            static_cast<std::size_t>(num_items), begin_bit, end_bit, DESC, stream);                            \
+            num_items, begin_bit, end_bit, DESC, stream);                                                      \
     }
     SIMTLAB_CUB_SORT_PAIRS(SortPairs, false)
     SIMTLAB_CUB_SORT_PAIRS(SortPairsDescending, true)
@@ -740,65 +765,43 @@ struct DeviceRadixSort {
 };
 
 /* ---- DeviceSelect ------------------------------------------------------ */
+/* DeviceSelect's and DevicePartition's If (the items for which select_op
+ * is true) and Flagged (the items whose flag is nonzero): the same
+ * arguments; PARTITION says whether the other items follow. */
+#define SIMTLAB_CUB_SELECT(STRUCT, PARTITION)                                                                  \
+    template <class InputIteratorT, class OutputIteratorT, class NumSelectedIteratorT, class SelectOp,         \
+              SIMTLAB_CUB_NUM(NumItemsT)>                                                                      \
+    static cudaError_t If(void *d_temp_storage, std::size_t &temp_storage_bytes, InputIteratorT d_in,          \
+                          OutputIteratorT d_out, NumSelectedIteratorT d_num_selected_out, NumItemsT num_items, \
+                          SelectOp select_op, cudaStream_t stream = 0, bool debug_synchronous = false,         \
+                          SIMTLAB_CUB_WHERE)                                                                   \
+    {                                                                                                          \
+        (void)debug_synchronous;                                                                               \
+        typedef ::simtlab_emu::cub_detail::in_value<InputIteratorT> in_t;                                      \
+        auto keep = [select_op](std::size_t, const in_t &x) mutable { return bool(select_op(x)); };            \
+        return ::simtlab_emu::cub_detail::select_items("cub::" #STRUCT "::If", where, d_temp_storage,          \
+                                                       temp_storage_bytes, d_in, d_out, d_num_selected_out,    \
+                                                       num_items, PARTITION, stream, keep);                    \
+    }                                                                                                          \
+    template <class InputIteratorT, class FlagIterator, class OutputIteratorT, class NumSelectedIteratorT,     \
+              SIMTLAB_CUB_NUM(NumItemsT)>                                                                      \
+    static cudaError_t Flagged(void *d_temp_storage, std::size_t &temp_storage_bytes, InputIteratorT d_in,     \
+                               FlagIterator d_flags, OutputIteratorT d_out,                                    \
+                               NumSelectedIteratorT d_num_selected_out,                                        \
+                               NumItemsT num_items, cudaStream_t stream = 0, bool debug_synchronous = false,   \
+                               SIMTLAB_CUB_WHERE)                                                              \
+    {                                                                                                          \
+        (void)debug_synchronous;                                                                               \
+        typedef ::simtlab_emu::cub_detail::in_value<InputIteratorT> in_t;                                      \
+        auto keep = [d_flags](std::size_t i, const in_t &) { return bool(d_flags[i]); };                       \
+        return ::simtlab_emu::cub_detail::select_items("cub::" #STRUCT "::Flagged", where, d_temp_storage,     \
+                                                       temp_storage_bytes, d_in, d_out, d_num_selected_out,    \
+                                                       num_items, PARTITION, stream, keep);                    \
+    }
+
 struct DeviceSelect {
-    /* Copies the items for which select_op is true, in order; the count to
-     * *d_num_selected_out. */
-    template <class InputIteratorT, class OutputIteratorT, class NumSelectedIteratorT, class SelectOp,
-              SIMTLAB_CUB_NUM(NumItemsT)>
-    static cudaError_t If(void *d_temp_storage, std::size_t &temp_storage_bytes, InputIteratorT d_in,
-                          OutputIteratorT d_out, NumSelectedIteratorT d_num_selected_out, NumItemsT num_items,
-                          SelectOp select_op, cudaStream_t stream = 0, bool debug_synchronous = false,
-                          SIMTLAB_CUB_WHERE)
-    {
-        (void)debug_synchronous;
-        const char *api = "cub::DeviceSelect::If";
-        namespace d = ::simtlab_emu::cub_detail;
-        cudaError_t st;
-        if ((st = d::check_count(api, num_items, where)) != cudaSuccess)
-            return st;
-        if (d::storage_phase(api, where, d_temp_storage, temp_storage_bytes, sizeof(long long), &st))
-            return st;
-        const std::size_t n = static_cast<std::size_t>(num_items);
-        void *const temp = d_temp_storage;
-        return d::run_on_stream(api, where, stream, [=]() {
-            SelectOp select = select_op; /* operator() need not be const */
-            long long kept = 0;
-            for (std::size_t i = 0; i < n; ++i) {
-                const d::in_value<InputIteratorT> x = d_in[i];
-                if (select(x))
-                    d_out[kept++] = x;
-            }
-            std::memcpy(temp, &kept, sizeof kept);
-            *d_num_selected_out = kept;
-        });
-    }
-    /* Copies the items whose flag is nonzero, in order. */
-    template <class InputIteratorT, class FlagIterator, class OutputIteratorT, class NumSelectedIteratorT,
-              SIMTLAB_CUB_NUM(NumItemsT)>
-    static cudaError_t Flagged(void *d_temp_storage, std::size_t &temp_storage_bytes, InputIteratorT d_in,
-                               FlagIterator d_flags, OutputIteratorT d_out, NumSelectedIteratorT d_num_selected_out,
-                               NumItemsT num_items, cudaStream_t stream = 0, bool debug_synchronous = false,
-                               SIMTLAB_CUB_WHERE)
-    {
-        (void)debug_synchronous;
-        const char *api = "cub::DeviceSelect::Flagged";
-        namespace d = ::simtlab_emu::cub_detail;
-        cudaError_t st;
-        if ((st = d::check_count(api, num_items, where)) != cudaSuccess)
-            return st;
-        if (d::storage_phase(api, where, d_temp_storage, temp_storage_bytes, sizeof(long long), &st))
-            return st;
-        const std::size_t n = static_cast<std::size_t>(num_items);
-        void *const temp = d_temp_storage;
-        return d::run_on_stream(api, where, stream, [=]() {
-            long long kept = 0;
-            for (std::size_t i = 0; i < n; ++i)
-                if (d_flags[i])
-                    d_out[kept++] = d_in[i];
-            std::memcpy(temp, &kept, sizeof kept);
-            *d_num_selected_out = kept;
-        });
-    }
+    /* Copies the items selected, in order; the count to *d_num_selected_out. */
+    SIMTLAB_CUB_SELECT(DeviceSelect, false)
     /* Keeps the first item of each run of equal items. */
     template <class InputIteratorT, class OutputIteratorT, class NumSelectedIteratorT, SIMTLAB_CUB_NUM(NumItemsT)>
     static cudaError_t Unique(void *d_temp_storage, std::size_t &temp_storage_bytes, InputIteratorT d_in,
@@ -809,14 +812,7 @@ struct DeviceSelect {
         const char *api = "cub::DeviceSelect::Unique";
         namespace d = ::simtlab_emu::cub_detail;
         typedef d::in_value<InputIteratorT> in_t;
-        cudaError_t st;
-        if ((st = d::check_count(api, num_items, where)) != cudaSuccess)
-            return st;
-        if (d::storage_phase(api, where, d_temp_storage, temp_storage_bytes, sizeof(in_t), &st))
-            return st;
-        const std::size_t n = static_cast<std::size_t>(num_items);
-        void *const temp = d_temp_storage;
-        return d::run_on_stream(api, where, stream, [=]() {
+        auto algorithm = [=](std::size_t n, void *temp) {
             long long kept = 0;
             for (std::size_t i = 0; i < n; ++i) {
                 const in_t x = d_in[i];
@@ -826,7 +822,9 @@ struct DeviceSelect {
                 }
             }
             *d_num_selected_out = kept;
-        });
+        };
+        return d::device_call(api, where, num_items, d_temp_storage, temp_storage_bytes, sizeof(in_t), stream,
+                              algorithm);
     }
 };
 
@@ -864,93 +862,32 @@ private:
     {
         namespace d = ::simtlab_emu::cub_detail;
         typedef typename std::decay<decltype(op(init, *d_in))>::type accum_t;
-        cudaError_t st;
-        if (num_segments < 0)
-            return simtlab_emu_cub_invalid("%s at %s:%d: num_segments is %d: it must not be negative", api,
-                                           where.file, where.line, num_segments);
-        if (d::storage_phase(api, where, d_temp_storage, temp_storage_bytes, sizeof(accum_t), &st))
+        const cudaError_t st = d::check_segments(api, num_segments, where);
+        if (st != cudaSuccess)
             return st;
-        void *const temp = d_temp_storage;
-        return d::run_on_stream(api, where, stream, [=]() {
+        auto algorithm = [=](std::size_t segs, void *temp) {
             Op f = op; /* a copy the kernel owns: operator() need not be const */
-            for (int s = 0; s < num_segments; ++s) {
+            for (std::size_t s = 0; s < segs; ++s) {
                 accum_t acc = init;
                 for (auto i = d_begin[s]; i < d_end[s]; ++i)
                     acc = f(acc, d_in[i]);
                 std::memcpy(temp, &acc, sizeof acc);
                 d_out[s] = acc;
             }
-        });
+        };
+        /* the segments are what this call counts (checked above) */
+        return d::device_call(api, where, num_segments, d_temp_storage, temp_storage_bytes, sizeof(accum_t), stream,
+                              algorithm);
     }
 };
 
 /* ---- DevicePartition: the selected items in order at the front, the
  * others after them in reverse order (as CUB documents) ---------------- */
 struct DevicePartition {
-    template <class InputIteratorT, class OutputIteratorT, class NumSelectedIteratorT, class SelectOp,
-              SIMTLAB_CUB_NUM(NumItemsT)>
-    static cudaError_t If(void *d_temp_storage, std::size_t &temp_storage_bytes, InputIteratorT d_in,
-                          OutputIteratorT d_out, NumSelectedIteratorT d_num_selected_out, NumItemsT num_items,
-                          SelectOp select_op, cudaStream_t stream = 0, bool debug_synchronous = false,
-                          SIMTLAB_CUB_WHERE)
-    {
-        (void)debug_synchronous;
-        const char *api = "cub::DevicePartition::If";
-        namespace d = ::simtlab_emu::cub_detail;
-        cudaError_t st;
-        if ((st = d::check_count(api, num_items, where)) != cudaSuccess)
-            return st;
-        if (d::storage_phase(api, where, d_temp_storage, temp_storage_bytes, sizeof(long long), &st))
-            return st;
-        const std::size_t n = static_cast<std::size_t>(num_items);
-        void *const temp = d_temp_storage;
-        return d::run_on_stream(api, where, stream, [=]() {
-            SelectOp select = select_op; /* operator() need not be const */
-            long long kept = 0;
-            std::size_t back = n;
-            for (std::size_t i = 0; i < n; ++i) {
-                const d::in_value<InputIteratorT> x = d_in[i];
-                if (select(x))
-                    d_out[kept++] = x;
-                else
-                    d_out[--back] = x;
-            }
-            std::memcpy(temp, &kept, sizeof kept);
-            *d_num_selected_out = kept;
-        });
-    }
-    template <class InputIteratorT, class FlagIterator, class OutputIteratorT, class NumSelectedIteratorT,
-              SIMTLAB_CUB_NUM(NumItemsT)>
-    static cudaError_t Flagged(void *d_temp_storage, std::size_t &temp_storage_bytes, InputIteratorT d_in,
-                               FlagIterator d_flags, OutputIteratorT d_out, NumSelectedIteratorT d_num_selected_out,
-                               NumItemsT num_items, cudaStream_t stream = 0, bool debug_synchronous = false,
-                               SIMTLAB_CUB_WHERE)
-    {
-        (void)debug_synchronous;
-        const char *api = "cub::DevicePartition::Flagged";
-        namespace d = ::simtlab_emu::cub_detail;
-        cudaError_t st;
-        if ((st = d::check_count(api, num_items, where)) != cudaSuccess)
-            return st;
-        if (d::storage_phase(api, where, d_temp_storage, temp_storage_bytes, sizeof(long long), &st))
-            return st;
-        const std::size_t n = static_cast<std::size_t>(num_items);
-        void *const temp = d_temp_storage;
-        return d::run_on_stream(api, where, stream, [=]() {
-            long long kept = 0;
-            std::size_t back = n;
-            for (std::size_t i = 0; i < n; ++i) {
-                const d::in_value<InputIteratorT> x = d_in[i];
-                if (d_flags[i])
-                    d_out[kept++] = x;
-                else
-                    d_out[--back] = x;
-            }
-            std::memcpy(temp, &kept, sizeof kept);
-            *d_num_selected_out = kept;
-        });
-    }
+    SIMTLAB_CUB_SELECT(DevicePartition, true)
 };
+
+#undef SIMTLAB_CUB_SELECT
 
 /* ---- DeviceRunLengthEncode --------------------------------------------- */
 struct DeviceRunLengthEncode {
@@ -963,32 +900,14 @@ struct DeviceRunLengthEncode {
                               bool debug_synchronous = false, SIMTLAB_CUB_WHERE)
     {
         (void)debug_synchronous;
-        const char *api = "cub::DeviceRunLengthEncode::Encode";
-        namespace d = ::simtlab_emu::cub_detail;
-        typedef d::in_value<InputIteratorT> in_t;
-        cudaError_t st;
-        if ((st = d::check_count(api, num_items, where)) != cudaSuccess)
-            return st;
-        if (d::storage_phase(api, where, d_temp_storage, temp_storage_bytes, sizeof(long long), &st))
-            return st;
-        const std::size_t n = static_cast<std::size_t>(num_items);
-        void *const temp = d_temp_storage;
-        return d::run_on_stream(api, where, stream, [=]() {
-            long long runs = 0;
-            std::size_t i = 0;
-            while (i < n) {
-                const in_t x = d_in[i];
-                std::size_t j = i + 1;
-                while (j < n && in_t(d_in[j]) == x)
-                    ++j;
-                d_unique_out[runs] = x;
-                d_counts_out[runs] = static_cast<long long>(j - i);
-                ++runs;
-                i = j;
-            }
-            std::memcpy(temp, &runs, sizeof runs);
-            *d_num_runs_out = runs;
-        });
+        typedef ::simtlab_emu::cub_detail::in_value<InputIteratorT> in_t;
+        auto record = [=](long long run, const in_t &x, std::size_t, std::size_t length) {
+            d_unique_out[run] = x;
+            d_counts_out[run] = static_cast<long long>(length);
+            return true;
+        };
+        return each_run("cub::DeviceRunLengthEncode::Encode", where, d_temp_storage, temp_storage_bytes, d_in,
+                        d_num_runs_out, num_items, stream, record);
     }
     /* The runs longer than one item: offset and length of each. */
     template <class InputIteratorT, class OffsetsOutputIteratorT, class LengthsOutputIteratorT,
@@ -999,17 +918,29 @@ struct DeviceRunLengthEncode {
                                       cudaStream_t stream = 0, bool debug_synchronous = false, SIMTLAB_CUB_WHERE)
     {
         (void)debug_synchronous;
-        const char *api = "cub::DeviceRunLengthEncode::NonTrivialRuns";
-        namespace d = ::simtlab_emu::cub_detail;
-        typedef d::in_value<InputIteratorT> in_t;
-        cudaError_t st;
-        if ((st = d::check_count(api, num_items, where)) != cudaSuccess)
-            return st;
-        if (d::storage_phase(api, where, d_temp_storage, temp_storage_bytes, sizeof(long long), &st))
-            return st;
-        const std::size_t n = static_cast<std::size_t>(num_items);
-        void *const temp = d_temp_storage;
-        return d::run_on_stream(api, where, stream, [=]() {
+        typedef ::simtlab_emu::cub_detail::in_value<InputIteratorT> in_t;
+        auto record = [=](long long run, const in_t &, std::size_t offset, std::size_t length) {
+            if (length < 2)
+                return false;
+            d_offsets_out[run] = static_cast<long long>(offset);
+            d_lengths_out[run] = static_cast<long long>(length);
+            return true;
+        };
+        return each_run("cub::DeviceRunLengthEncode::NonTrivialRuns", where, d_temp_storage, temp_storage_bytes,
+                        d_in, d_num_runs_out, num_items, stream, record);
+    }
+
+private:
+    /* Finds each run of equal consecutive items and hands it to
+     * record(run number, item, offset, length), which says whether it
+     * counts; the count of runs to *d_num_runs_out. */
+    template <class In, class NumRuns, class N, class Record>
+    static cudaError_t each_run(const char *api, ::simtlab_emu::here where, void *d_temp_storage,
+                                std::size_t &temp_storage_bytes, In d_in, NumRuns d_num_runs_out, N num_items,
+                                cudaStream_t stream, Record record)
+    {
+        typedef ::simtlab_emu::cub_detail::in_value<In> in_t;
+        auto algorithm = [=](std::size_t n, void *temp) {
             long long runs = 0;
             std::size_t i = 0;
             while (i < n) {
@@ -1017,16 +948,15 @@ struct DeviceRunLengthEncode {
                 std::size_t j = i + 1;
                 while (j < n && in_t(d_in[j]) == x)
                     ++j;
-                if (j - i > 1) {
-                    d_offsets_out[runs] = static_cast<long long>(i);
-                    d_lengths_out[runs] = static_cast<long long>(j - i);
+                if (record(runs, x, i, j - i))
                     ++runs;
-                }
                 i = j;
             }
             std::memcpy(temp, &runs, sizeof runs);
             *d_num_runs_out = runs;
-        });
+        };
+        return ::simtlab_emu::cub_detail::device_call(api, where, num_items, d_temp_storage, temp_storage_bytes,
+                                                      sizeof(long long), stream, algorithm);
     }
 };
 
@@ -1043,41 +973,28 @@ struct DeviceHistogram {
     {
         (void)debug_synchronous;
         const char *api = "cub::DeviceHistogram::HistogramEven";
-        namespace d = ::simtlab_emu::cub_detail;
-        cudaError_t st;
-        if ((st = d::check_count(api, num_samples, where)) != cudaSuccess)
-            return st;
-        if (num_levels < 2)
-            return simtlab_emu_cub_invalid("%s at %s:%d: num_levels is %d: it must be at least 2 (one bin)", api,
-                                           where.file, where.line, num_levels);
-        if (!(lower_level < upper_level))
-            return simtlab_emu_cub_invalid("%s at %s:%d: lower_level must be below upper_level", api, where.file,
-                                           where.line);
-        if (d::storage_phase(api, where, d_temp_storage, temp_storage_bytes, sizeof(long long), &st))
-            return st;
-        const std::size_t n = static_cast<std::size_t>(num_samples);
+        auto range_check = [&]() -> cudaError_t {
+            if (!(lower_level < upper_level))
+                return simtlab_emu_cub_invalid("%s at %s:%d: lower_level must be below upper_level", api,
+                                               where.file, where.line);
+            return cudaSuccess;
+        };
         const int bins = num_levels - 1;
-        return d::run_on_stream(api, where, stream, [=]() {
-            for (int b = 0; b < bins; ++b)
-                d_histogram[b] = 0;
-            for (std::size_t i = 0; i < n; ++i) {
-                const auto x = d_samples[i];
-                if (!(x >= lower_level && x < upper_level))
-                    continue;
-                long long b;
-                if (std::is_integral<LevelT>::value)
-                    b = static_cast<long long>((static_cast<long long>(x) - static_cast<long long>(lower_level)) *
-                                               bins /
-                                               (static_cast<long long>(upper_level) -
-                                                static_cast<long long>(lower_level)));
-                else
-                    b = static_cast<long long>((static_cast<double>(x) - static_cast<double>(lower_level)) * bins /
-                                               (static_cast<double>(upper_level) - static_cast<double>(lower_level)));
-                if (b >= bins)
-                    b = bins - 1;
-                d_histogram[b] = d_histogram[b] + 1;
-            }
-        });
+        auto bin_of = [=](auto x) -> long long {
+            if (!(x >= lower_level && x < upper_level))
+                return -1;
+            long long b;
+            if (std::is_integral<LevelT>::value)
+                b = static_cast<long long>((static_cast<long long>(x) - static_cast<long long>(lower_level)) * bins /
+                                           (static_cast<long long>(upper_level) -
+                                            static_cast<long long>(lower_level)));
+            else
+                b = static_cast<long long>((static_cast<double>(x) - static_cast<double>(lower_level)) * bins /
+                                           (static_cast<double>(upper_level) - static_cast<double>(lower_level)));
+            return b >= bins ? bins - 1 : b;
+        };
+        return count_bins(api, where, d_temp_storage, temp_storage_bytes, d_samples, d_histogram, num_levels,
+                          num_samples, stream, range_check, bin_of);
     }
     template <class SampleIteratorT, class CounterT, class LevelT, class OffsetT>
     static cudaError_t HistogramRange(void *d_temp_storage, std::size_t &temp_storage_bytes,
@@ -1086,36 +1003,53 @@ struct DeviceHistogram {
                                       bool debug_synchronous = false, SIMTLAB_CUB_WHERE)
     {
         (void)debug_synchronous;
-        const char *api = "cub::DeviceHistogram::HistogramRange";
-        namespace d = ::simtlab_emu::cub_detail;
-        cudaError_t st;
-        if ((st = d::check_count(api, num_samples, where)) != cudaSuccess)
-            return st;
-        if (num_levels < 2)
-            return simtlab_emu_cub_invalid("%s at %s:%d: num_levels is %d: it must be at least 2 (one bin)", api,
-                                           where.file, where.line, num_levels);
-        if (d::storage_phase(api, where, d_temp_storage, temp_storage_bytes, sizeof(long long), &st))
-            return st;
-        const std::size_t n = static_cast<std::size_t>(num_samples);
         const int bins = num_levels - 1;
-        return d::run_on_stream(api, where, stream, [=]() {
+        auto bin_of = [=](auto x) -> long long {
+            if (!(x >= d_levels[0] && x < d_levels[bins]))
+                return -1;
+            int lo = 0, hi = bins; /* levels[lo] <= x < levels[hi] */
+            while (hi - lo > 1) {
+                const int mid = (lo + hi) / 2;
+                if (x < d_levels[mid])
+                    hi = mid;
+                else
+                    lo = mid;
+            }
+            return lo;
+        };
+        return count_bins("cub::DeviceHistogram::HistogramRange", where, d_temp_storage, temp_storage_bytes,
+                          d_samples, d_histogram, num_levels, num_samples, stream,
+                          ::simtlab_emu::cub_detail::no_more_checks, bin_of);
+    }
+
+private:
+    /* Both forms: num_samples, num_levels and then the levels (`levels_check`)
+     * checked; in the kernel, the counters set to 0 and each sample counted
+     * in its bin_of (-1: outside every bin). */
+    template <class SampleIteratorT, class CounterT, class OffsetT, class LevelsCheck, class BinOf>
+    static cudaError_t count_bins(const char *api, ::simtlab_emu::here where, void *d_temp_storage,
+                                  std::size_t &temp_storage_bytes, SampleIteratorT d_samples, CounterT *d_histogram,
+                                  int num_levels, OffsetT num_samples, cudaStream_t stream, LevelsCheck levels_check,
+                                  BinOf bin_of)
+    {
+        auto checks = [&]() -> cudaError_t {
+            if (num_levels < 2)
+                return simtlab_emu_cub_invalid("%s at %s:%d: num_levels is %d: it must be at least 2 (one bin)", api,
+                                               where.file, where.line, num_levels);
+            return levels_check();
+        };
+        const int bins = num_levels - 1;
+        auto algorithm = [=](std::size_t n, void *) {
             for (int b = 0; b < bins; ++b)
                 d_histogram[b] = 0;
             for (std::size_t i = 0; i < n; ++i) {
-                const auto x = d_samples[i];
-                if (!(x >= d_levels[0] && x < d_levels[bins]))
-                    continue;
-                int lo = 0, hi = bins; /* levels[lo] <= x < levels[hi] */
-                while (hi - lo > 1) {
-                    const int mid = (lo + hi) / 2;
-                    if (x < d_levels[mid])
-                        hi = mid;
-                    else
-                        lo = mid;
-                }
-                d_histogram[lo] = d_histogram[lo] + 1;
+                const long long b = bin_of(d_samples[i]);
+                if (b >= 0)
+                    d_histogram[b] = d_histogram[b] + 1;
             }
-        });
+        };
+        return ::simtlab_emu::cub_detail::device_call(api, where, num_samples, d_temp_storage, temp_storage_bytes,
+                                                      sizeof(long long), stream, checks, algorithm);
     }
 };
 
@@ -1168,9 +1102,8 @@ private:
         cudaError_t st;
         if ((st = d::check_count(api, num_items, where)) != cudaSuccess)
             return st;
-        if (num_segments < 0)
-            return simtlab_emu_cub_invalid("%s at %s:%d: num_segments is %d: it must not be negative", api,
-                                           where.file, where.line, num_segments);
+        if ((st = d::check_segments(api, num_segments, where)) != cudaSuccess)
+            return st;
         const std::size_t n = static_cast<std::size_t>(num_items);
         const std::size_t key_bytes = d::align_up(n * sizeof(K), 256);
         const std::size_t needed = key_bytes + (d_values_in ? n * sizeof(V) : 0);

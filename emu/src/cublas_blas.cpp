@@ -82,99 +82,97 @@ struct cb<double> {
     }
 };
 
-/* x and y: n elements each, in device memory. */
-template <class T>
-cublasStatus_t check_two_vectors(const char *api, int n, const T *x, int incx, const T *y, int incy)
+/* What the level-1 routines share: the handle checked, then the routine's
+ * host scalars (`scalars`, a status); nothing to do for n <= 0; x of n
+ * elements in device memory, opened while `body` runs. Over x alone,
+ * incx <= 0 is nothing to do too, as cuBLAS. */
+template <class T, class Scalars, class Body>
+cublasStatus_t on_x(const char *api, cublasHandle_t h, int n, const T *x, int incx, Scalars scalars, Body body)
 {
     cublasStatus_t st;
+    if ((st = check_handle(h, api)) || (st = scalars()))
+        return st;
+    if (n <= 0 || incx <= 0)
+        return CUBLAS_STATUS_SUCCESS;
+    if ((st = check_device(x, vector_extent(n, incx), sizeof(T), api, "x")))
+        return st;
+    runtime::device_access open(x);
+    body();
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+/* The same over x and y, n elements each. */
+template <class T, class Scalars, class Body>
+cublasStatus_t on_xy(const char *api, cublasHandle_t h, int n, const T *x, int incx, const T *y, int incy,
+                     Scalars scalars, Body body)
+{
+    cublasStatus_t st;
+    if ((st = check_handle(h, api)) || (st = scalars()))
+        return st;
+    if (n <= 0)
+        return CUBLAS_STATUS_SUCCESS;
     if ((st = check_device(x, vector_extent(n, incx), sizeof(T), api, "x")) ||
         (st = check_device(y, vector_extent(n, incy), sizeof(T), api, "y")))
         return st;
+    runtime::device_access open(x, y);
+    body();
     return CUBLAS_STATUS_SUCCESS;
 }
+
+/* A result in host memory: checked, then 0 until there is one. */
+template <class R>
+cublasStatus_t zeroed_result(R *result, const char *api)
+{
+    cublasStatus_t st = check_host_scalar(result, api, "result");
+    if (!st)
+        *result = R(0);
+    return st;
+}
+
+inline cublasStatus_t no_scalars() { return CUBLAS_STATUS_SUCCESS; }
 
 /* ---- level 1 ---------------------------------------------------------------- */
 
 template <class T>
 cublasStatus_t axpy(const char *api, cublasHandle_t h, int n, const T *alpha, const T *x, int incx, T *y, int incy)
 {
-    cublasStatus_t st;
-    if ((st = check_handle(h, api)) || (st = check_host_scalar(alpha, api, "alpha")))
-        return st;
-    if (n <= 0)
-        return CUBLAS_STATUS_SUCCESS;
-    if ((st = check_two_vectors(api, n, x, incx, y, incy)))
-        return st;
-    runtime::device_access open(x, y);
-    cb<T>::axpy(n, *alpha, x, incx, y, incy);
-    return CUBLAS_STATUS_SUCCESS;
+    return on_xy(api, h, n, x, incx, y, incy, [&] { return check_host_scalar(alpha, api, "alpha"); },
+                 [&] { cb<T>::axpy(n, *alpha, x, incx, y, incy); });
 }
 
+/* cuBLAS returns at once for n <= 0 or incx <= 0 */
 template <class T>
 cublasStatus_t scal(const char *api, cublasHandle_t h, int n, const T *alpha, T *x, int incx)
 {
-    cublasStatus_t st;
-    if ((st = check_handle(h, api)) || (st = check_host_scalar(alpha, api, "alpha")))
-        return st;
-    if (n <= 0 || incx <= 0) /* cuBLAS returns at once here */
-        return CUBLAS_STATUS_SUCCESS;
-    if ((st = check_device(x, vector_extent(n, incx), sizeof(T), api, "x")))
-        return st;
-    runtime::device_access open(x);
-    cb<T>::scal(n, *alpha, x, incx);
-    return CUBLAS_STATUS_SUCCESS;
+    return on_x(api, h, n, x, incx, [&] { return check_host_scalar(alpha, api, "alpha"); },
+                [&] { cb<T>::scal(n, *alpha, x, incx); });
 }
 
 /* copy (swap == false) or swap */
 template <class T>
 cublasStatus_t copy_or_swap(const char *api, cublasHandle_t h, int n, const T *x, int incx, T *y, int incy, bool swap)
 {
-    cublasStatus_t st;
-    if ((st = check_handle(h, api)))
-        return st;
-    if (n <= 0)
-        return CUBLAS_STATUS_SUCCESS;
-    if ((st = check_two_vectors(api, n, x, incx, y, incy)))
-        return st;
-    runtime::device_access open(x, y);
-    if (swap)
-        cb<T>::swap(n, const_cast<T *>(x), incx, y, incy);
-    else
-        cb<T>::copy(n, x, incx, y, incy);
-    return CUBLAS_STATUS_SUCCESS;
+    return on_xy(api, h, n, x, incx, y, incy, no_scalars, [&] {
+        if (swap)
+            cb<T>::swap(n, const_cast<T *>(x), incx, y, incy);
+        else
+            cb<T>::copy(n, x, incx, y, incy);
+    });
 }
 
 template <class T>
 cublasStatus_t dot(const char *api, cublasHandle_t h, int n, const T *x, int incx, const T *y, int incy, T *result)
 {
-    cublasStatus_t st;
-    if ((st = check_handle(h, api)) || (st = check_host_scalar(result, api, "result")))
-        return st;
-    *result = T(0);
-    if (n <= 0)
-        return CUBLAS_STATUS_SUCCESS;
-    if ((st = check_two_vectors(api, n, x, incx, y, incy)))
-        return st;
-    runtime::device_access open(x, y);
-    *result = cb<T>::dot(n, x, incx, y, incy);
-    return CUBLAS_STATUS_SUCCESS;
+    return on_xy(api, h, n, x, incx, y, incy, [&] { return zeroed_result(result, api); },
+                 [&] { *result = cb<T>::dot(n, x, incx, y, incy); });
 }
 
 /* nrm2 (norm) or asum: 0 when n <= 0 or incx <= 0, as cuBLAS. */
 template <class T>
 cublasStatus_t reduce(const char *api, cublasHandle_t h, int n, const T *x, int incx, T *result, bool norm)
 {
-    cublasStatus_t st;
-    if ((st = check_handle(h, api)) || (st = check_host_scalar(result, api, "result")))
-        return st;
-    *result = T(0);
-    if (n <= 0 || incx <= 0)
-        return CUBLAS_STATUS_SUCCESS;
-    if ((st = check_device(x, vector_extent(n, incx), sizeof(T), api, "x")))
-        return st;
-    runtime::device_access open(x);
-    *result = norm ? cb<T>::nrm2(n, x, incx) : cb<T>::asum(n, x, incx);
-    return CUBLAS_STATUS_SUCCESS;
+    return on_x(api, h, n, x, incx, [&] { return zeroed_result(result, api); },
+                [&] { *result = norm ? cb<T>::nrm2(n, x, incx) : cb<T>::asum(n, x, incx); });
 }
 
 /* 1-based index of the first largest (smallest) |x_i|; a NaN is never
@@ -183,43 +181,51 @@ template <class T>
 cublasStatus_t index_of_extreme(const char *api, cublasHandle_t h, int n, const T *x, int incx, int *result,
                                 bool largest)
 {
-    cublasStatus_t st;
-    if ((st = check_handle(h, api)) || (st = check_host_scalar(result, api, "result")))
-        return st;
-    *result = 0;
-    if (n <= 0 || incx <= 0)
-        return CUBLAS_STATUS_SUCCESS;
-    if ((st = check_device(x, vector_extent(n, incx), sizeof(T), api, "x")))
-        return st;
-    runtime::device_access open(x);
-    int best = 0;
-    T best_abs = std::fabs(x[0]);
-    for (int i = 1; i < n; ++i) {
-        T v = std::fabs(x[static_cast<std::size_t>(i) * incx]);
-        if (std::isnan(best_abs) ? !std::isnan(v) : (largest ? v > best_abs : v < best_abs))
-            best = i, best_abs = v;
-    }
-    *result = best + 1;
-    return CUBLAS_STATUS_SUCCESS;
+    return on_x(api, h, n, x, incx, [&] { return zeroed_result(result, api); }, [&] {
+        int best = 0;
+        T best_abs = std::fabs(x[0]);
+        for (int i = 1; i < n; ++i) {
+            T v = std::fabs(x[static_cast<std::size_t>(i) * incx]);
+            if (std::isnan(best_abs) ? !std::isnan(v) : (largest ? v > best_abs : v < best_abs))
+                best = i, best_abs = v;
+        }
+        *result = best + 1;
+    });
 }
 
 template <class T>
 cublasStatus_t rot(const char *api, cublasHandle_t h, int n, T *x, int incx, T *y, int incy, const T *c, const T *s)
 {
-    cublasStatus_t st;
-    if ((st = check_handle(h, api)) || (st = check_host_scalar(c, api, "c")) ||
-        (st = check_host_scalar(s, api, "s")))
-        return st;
-    if (n <= 0)
-        return CUBLAS_STATUS_SUCCESS;
-    if ((st = check_two_vectors(api, n, x, incx, y, incy)))
-        return st;
-    runtime::device_access open(x, y);
-    cb<T>::rot(n, x, incx, y, incy, *c, *s);
-    return CUBLAS_STATUS_SUCCESS;
+    auto scalars = [&] {
+        cublasStatus_t st = check_host_scalar(c, api, "c");
+        return st ? st : check_host_scalar(s, api, "s");
+    };
+    return on_xy(api, h, n, x, incx, y, incy, scalars, [&] { cb<T>::rot(n, x, incx, y, incy, *c, *s); });
 }
 
 /* ---- level 2 ---------------------------------------------------------------- */
+
+cublasStatus_t check_mn(const char *api, int m, int n)
+{
+    if (m < 0 || n < 0)
+        return invalid("%s: m and n must not be negative (got %d, %d)", api, m, n);
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+/* A leading dimension of a column-major matrix of m rows. */
+cublasStatus_t check_ld(const char *api, const char *name, int ld, int m)
+{
+    if (ld < std::max(1, m))
+        return invalid("%s: %s %d is less than m = %d (column-major)", api, name, ld, m);
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t check_incs(const char *api, int incx, int incy)
+{
+    if (incx == 0 || incy == 0)
+        return invalid("%s: incx and incy must not be 0 (got %d, %d)", api, incx, incy);
+    return CUBLAS_STATUS_SUCCESS;
+}
 
 /* y = alpha * op(A) x + beta * y, A m x n column-major. */
 template <class T>
@@ -232,13 +238,8 @@ cublasStatus_t gemv(const char *api, cublasHandle_t handle, cublasOperation_t tr
     if (!valid_op(trans))
         return invalid("%s: trans must be CUBLAS_OP_N, CUBLAS_OP_T or CUBLAS_OP_C (got %d)", api,
                        static_cast<int>(trans));
-    if (m < 0 || n < 0)
-        return invalid("%s: m and n must not be negative (got %d, %d)", api, m, n);
-    if (lda < std::max(1, m))
-        return invalid("%s: lda %d is less than m = %d (column-major)", api, lda, m);
-    if (incx == 0 || incy == 0)
-        return invalid("%s: incx and incy must not be 0 (got %d, %d)", api, incx, incy);
-    if ((st = check_host_scalar(alpha, api, "alpha")) || (st = check_host_scalar(beta, api, "beta")))
+    if ((st = check_mn(api, m, n)) || (st = check_ld(api, "lda", lda, m)) || (st = check_incs(api, incx, incy)) ||
+        (st = check_host_scalar(alpha, api, "alpha")) || (st = check_host_scalar(beta, api, "beta")))
         return st;
     if (m == 0 || n == 0)
         return CUBLAS_STATUS_SUCCESS;
@@ -260,13 +261,8 @@ cublasStatus_t ger(const char *api, cublasHandle_t handle, int m, int n, const T
     cublasStatus_t st;
     if ((st = check_handle(handle, api)))
         return st;
-    if (m < 0 || n < 0)
-        return invalid("%s: m and n must not be negative (got %d, %d)", api, m, n);
-    if (lda < std::max(1, m))
-        return invalid("%s: lda %d is less than m = %d (column-major)", api, lda, m);
-    if (incx == 0 || incy == 0)
-        return invalid("%s: incx and incy must not be 0 (got %d, %d)", api, incx, incy);
-    if ((st = check_host_scalar(alpha, api, "alpha")))
+    if ((st = check_mn(api, m, n)) || (st = check_ld(api, "lda", lda, m)) || (st = check_incs(api, incx, incy)) ||
+        (st = check_host_scalar(alpha, api, "alpha")))
         return st;
     if (m == 0 || n == 0)
         return CUBLAS_STATUS_SUCCESS;
@@ -293,16 +289,15 @@ cublasStatus_t geam(const char *api, cublasHandle_t handle, cublasOperation_t tr
     if (!valid_op(transa) || !valid_op(transb))
         return invalid("%s: transa/transb must be CUBLAS_OP_N, CUBLAS_OP_T or CUBLAS_OP_C (got %d, %d)", api,
                        static_cast<int>(transa), static_cast<int>(transb));
-    if (m < 0 || n < 0)
-        return invalid("%s: m and n must not be negative (got %d, %d)", api, m, n);
+    if ((st = check_mn(api, m, n)))
+        return st;
     const int rows_a = transa == CUBLAS_OP_N ? m : n, rows_b = transb == CUBLAS_OP_N ? m : n;
     if (lda < std::max(1, rows_a))
         return invalid("%s: lda %d is less than the %d rows of the stored A (column-major)", api, lda, rows_a);
     if (ldb < std::max(1, rows_b))
         return invalid("%s: ldb %d is less than the %d rows of the stored B (column-major)", api, ldb, rows_b);
-    if (ldc < std::max(1, m))
-        return invalid("%s: ldc %d is less than m = %d (column-major)", api, ldc, m);
-    if ((st = check_host_scalar(alpha, api, "alpha")) || (st = check_host_scalar(beta, api, "beta")))
+    if ((st = check_ld(api, "ldc", ldc, m)) || (st = check_host_scalar(alpha, api, "alpha")) ||
+        (st = check_host_scalar(beta, api, "beta")))
         return st;
     if (C == A && (transa != CUBLAS_OP_N || ldc != lda))
         return invalid("%s: C is A, which cuBLAS allows only with transa = CUBLAS_OP_N and ldc = lda", api);
@@ -352,14 +347,12 @@ cublasStatus_t trsm(const char *api, cublasHandle_t handle, cublasSideMode_t sid
                        static_cast<int>(trans));
     if (diag != CUBLAS_DIAG_NON_UNIT && diag != CUBLAS_DIAG_UNIT)
         return invalid("%s: diag %d is not CUBLAS_DIAG_NON_UNIT or CUBLAS_DIAG_UNIT", api, static_cast<int>(diag));
-    if (m < 0 || n < 0)
-        return invalid("%s: m and n must not be negative (got %d, %d)", api, m, n);
+    if ((st = check_mn(api, m, n)))
+        return st;
     const int order = side == CUBLAS_SIDE_LEFT ? m : n;
     if (lda < std::max(1, order))
         return invalid("%s: lda %d is less than the order %d of A", api, lda, order);
-    if (ldb < std::max(1, m))
-        return invalid("%s: ldb %d is less than m = %d (column-major)", api, ldb, m);
-    if ((st = check_host_scalar(alpha, api, "alpha")))
+    if ((st = check_ld(api, "ldb", ldb, m)) || (st = check_host_scalar(alpha, api, "alpha")))
         return st;
     if (m == 0 || n == 0)
         return CUBLAS_STATUS_SUCCESS;

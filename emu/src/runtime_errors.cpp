@@ -85,7 +85,7 @@ const error_info error_table[] = {
     {cudaErrorStreamCaptureInvalidated, "cudaErrorStreamCaptureInvalidated",
      "operation failed due to a previous error during capture"},
     {cudaErrorStreamCaptureUnmatched, "cudaErrorStreamCaptureUnmatched",
-     "operation would make the legacy stream depend on a capturing blocking stream"},
+     "the capture was not initiated in this stream"},
     {cudaErrorStreamCaptureImplicit, "cudaErrorStreamCaptureImplicit",
      "operation would make the legacy stream depend on a capturing blocking stream"},
     {cudaErrorGraphExecUpdateFailure, "cudaErrorGraphExecUpdateFailure",
@@ -188,6 +188,13 @@ cudaError_t check_context()
 {
     cudaError_t s = sticky_error();
     return s == cudaSuccess ? s : record_error(s);
+}
+
+keep_last_error::keep_last_error() : saved_(last_error.load()) {}
+
+keep_last_error::~keep_last_error()
+{
+    last_error.store(saved_);
 }
 
 void clear_errors()

@@ -103,6 +103,21 @@ bool find_symbol(std::uintptr_t addr, std::uintptr_t *base, std::size_t *size);
 cudaError_t allocate_device(const char *api, void **devPtr, std::size_t size, const char *file, int line,
                             bool managed);
 
+/* The driver API (driver_*.cpp) runs on the runtime's calls, but in CUDA a
+ * driver call never changes what cudaGetLastError returns: while one of
+ * these lives, the runtime's last error is kept, and it is put back when
+ * it ends (a sticky error stays: it belongs to the context). */
+class keep_last_error {
+public:
+    keep_last_error();
+    ~keep_last_error();
+    keep_last_error(const keep_last_error &) = delete;
+    keep_last_error &operator=(const keep_last_error &) = delete;
+
+private:
+    int saved_;
+};
+
 /* Frees every device allocation (cudaDeviceReset). */
 void release_all_allocations();
 /* Forgets every stream and event (cudaDeviceReset). */

@@ -209,6 +209,19 @@ Test(slcc, drops_lnvtoolsext_for_the_emulators_nvtx)
     expect_program_output(prog, "nvtx: 1 4 9 16 25 (push -2)\n");
 }
 
+Test(slcc, drops_lcuda_for_the_emulators_driver_api)
+{
+    require_runtime();
+    const char *prog = scratch_path("driver_program");
+    /* nvcc's driver API link flag, both spellings: the toolkit's libcuda
+     * (or its stub) must not be linked */
+    slcc_ok((char *[]){INPUTS "driver_program.cu", "-lcuda", "-o", (char *)prog, NULL});
+    expect_program_output(prog, "driver: 0 1 8 27 64 (CUDA_SUCCESS, base ok, 20 bytes)\n");
+    slcc_ok((char *[]){INPUTS "driver_program.cu", "-L/usr/local/cuda/lib64/stubs", "-l", "cuda", "-o", (char *)prog,
+                       NULL});
+    expect_program_output(prog, "driver: 0 1 8 27 64 (CUDA_SUCCESS, base ok, 20 bytes)\n");
+}
+
 /* Warp-synchronous code (a reduction's last warp and a warp scan on
  * volatile shared memory, no __syncwarp): the sums a GPU's converged warp
  * gives, in the default start order and shuffled ones; without the lanes'

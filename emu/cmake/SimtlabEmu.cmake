@@ -81,11 +81,12 @@ function(sl_emu_profile_sources)
 endfunction()
 
 # sl_emu_spin_sources(<generated.cpp>...): build these rewritten sources with
-# the spin watch (issue 16, emu/README "How a block runs"): trace-pc and the
-# engine called out of line, so that a spin on a volatile load lets the
-# block's other threads run. Instrumented (SIMT counters) sources have it
-# already; not under ASan (its runtime has hooks of the same names).
-set_property(GLOBAL PROPERTY SIMTLAB_EMU_SPIN_FLAGS -fsanitize-coverage=trace-pc -DSIMTLAB_EMU_SPIN_BUILD=1)
+# the spin watch (issue 16, emu/README "How a block runs"): the spin points
+# slrewrite puts in every loop of device code call the engine, so that a
+# spin on a volatile load lets the block's other threads run. Instrumented
+# (SIMT counters) sources have the watch already (trace-pc); not under ASan
+# (its runtime has hooks of the same names).
+set_property(GLOBAL PROPERTY SIMTLAB_EMU_SPIN_FLAGS -DSIMTLAB_EMU_SPIN_BUILD=1)
 function(sl_emu_spin_sources)
   _sl_emu_add_trace_flags(SIMTLAB_EMU_SPIN_FLAGS ${ARGN})
 endfunction()

@@ -93,9 +93,10 @@ extern "C" int simtlab_emu_trace_pc_observed(void *pc)
     return 1;
 }
 
-/* __sanitizer_cov_trace_pc: GCC calls it at every basic block of a kernel
- * built with trace-pc (the spin watch's builds, SIMTLAB_EMU_SPIN_BUILD, and
- * the counters' builds), and of the host code in the same file. The common
+/* __sanitizer_cov_trace_pc: GCC calls it at every basic block of a file
+ * built with trace-pc (the counters' builds). simtlab_emu_spin_point, the
+ * same code, is what the spin builds (SIMTLAB_EMU_SPIN_BUILD) call at the
+ * top of each loop iteration (emu/tools/rewrite_spin.c). The common
  * path is one thread-local decrement and a branch, with no frame: the
  * hook's cost is mostly the call itself. Below zero: in an observed block
  * the counters' path above; then, when the watch is due, its entry, which
@@ -107,8 +108,11 @@ extern "C" int simtlab_emu_trace_pc_observed(void *pc)
 __asm__(".text\n"
         ".globl __sanitizer_cov_trace_pc\n"
         ".type __sanitizer_cov_trace_pc, @function\n"
+        ".globl simtlab_emu_spin_point\n"
+        ".type simtlab_emu_spin_point, @function\n"
         ".p2align 4\n"
         "__sanitizer_cov_trace_pc:\n"
+        "simtlab_emu_spin_point:\n"
         "  .cfi_startproc\n"
         "  movq simtlab_emu_spin_countdown@gottpoff(%rip), %rax\n"
         "  subq $1, %fs:(%rax)\n"
@@ -129,6 +133,7 @@ __asm__(".text\n"
         "  ret\n"
         "  .cfi_endproc\n"
         ".size __sanitizer_cov_trace_pc, .-__sanitizer_cov_trace_pc\n"
+        ".size simtlab_emu_spin_point, .-simtlab_emu_spin_point\n"
         ".globl simtlab_emu_spin_watch_entry\n"
         ".hidden simtlab_emu_spin_watch_entry\n"
         ".type simtlab_emu_spin_watch_entry, @function\n"
@@ -152,6 +157,12 @@ __asm__(".text\n"
         ".size simtlab_emu_spin_watch_entry, .-simtlab_emu_spin_watch_entry\n");
 #else
 extern "C" void __sanitizer_cov_trace_pc(void)
+{
+    if (__builtin_expect(--simtlab_emu_spin_countdown < 0, 0) &&
+        (simtlab_emu_spin_reload >= 0 || simtlab_emu_trace_pc_observed(__builtin_return_address(0))))
+        simtlab_emu_spin_watch_slow(__builtin_return_address(0), nullptr);
+}
+extern "C" void simtlab_emu_spin_point(void)
 {
     if (__builtin_expect(--simtlab_emu_spin_countdown < 0, 0) &&
         (simtlab_emu_spin_reload >= 0 || simtlab_emu_trace_pc_observed(__builtin_return_address(0))))

@@ -612,6 +612,48 @@ Test(rewriter, error_shared_declarations_that_cannot_be_split)
     expect_error("struct S { __shared__ int m; };", "t.cu:1:12: error:", "class member");
 }
 
+/* ---- spin points (rewrite_spin.c) -------------------------------------------- */
+
+#define SPIN "if (SIMTLAB_EMU_SPIN_POINT()) {} else"
+
+Test(rewriter, every_loop_of_device_code_gets_a_spin_point_at_the_top_of_its_body)
+{
+    expect_rewrite("__device__ void f(int *p, int n) { for (int i = 0; i < n; i++) p[i] = i; }\n",
+                   "__device__ void f(int *p, int n) { for (int i = 0; i < n; i++) " SPIN " p[i] = i; }\n");
+    /* the prefix is a whole statement: a following else stays the inner if's */
+    expect_rewrite("__device__ void f(int *p) { while (*p) if (*p > 1) --*p; else *p = 0; }\n",
+                   "__device__ void f(int *p) { while (*p) " SPIN " if (*p > 1) --*p; else *p = 0; }\n");
+    expect_rewrite("__device__ void f(int *p) { for (;;) { if (*p) break; } }\n",
+                   "__device__ void f(int *p) { for (;;) " SPIN " { if (*p) break; } }\n");
+    expect_rewrite("__device__ void f(int *p) { again: if (--*p) goto again; }\n",
+                   "__device__ void f(int *p) { again: if (--*p) " SPIN " goto again; }\n");
+}
+
+Test(rewriter, a_loop_whose_body_is_not_known_gets_its_spin_point_in_the_condition)
+{
+    /* an empty body (a spin on a flag) and a do loop's tail */
+    expect_rewrite("__device__ void f(volatile int *p) { while (*p == 0); do { ++p; } while (*p); }\n",
+                   "__device__ void f(volatile int *p) { while (SIMTLAB_EMU_SPIN_POINT() || (*p == 0)); "
+                   "do { ++p; } while (SIMTLAB_EMU_SPIN_POINT() || (*p)); }\n");
+    /* a #define: the body comes after the macro's use */
+    expect_rewrite("#define WAIT(f) while (!(f))\n#define EACH(i, n) for (int i = 0; i < n; ++i)\n",
+                   "#define WAIT(f) while (SIMTLAB_EMU_SPIN_POINT() || (!(f)))\n"
+                   "#define EACH(i, n) for (int i = 0; i < n; ++i) " SPIN "\n");
+}
+
+Test(rewriter, loops_that_never_repeat_and_host_code_get_no_spin_point)
+{
+    expect_rewrite("#define CHECK(x) do { if (x) return; } while (0)\n"
+                   "__device__ void f(int *p) { do { ++p; } while (false); }\n",
+                   "#define CHECK(x) do { if (x) return; } while (0)\n"
+                   "__device__ void f(int *p) { do { ++p; } while (false); }\n");
+    /* a host function's loops; a __device__ lambda inside it is device code */
+    expect_rewrite("int sum(int n) { int s = 0; for (int i = 0; i < n; i++) s += i;\n"
+                   "  auto d = [] __device__ (int x) { while (x) x--; return x; }; return s; }\n",
+                   "SIMTLAB_EMU_HOST_FN int sum(int n) { int s = 0; for (int i = 0; i < n; i++) s += i;\n"
+                   "  auto d = [] __device__ (int x) { while (x) " SPIN " x--; return x; }; return s; }\n");
+}
+
 /* ---- a realistic kernel file ------------------------------------------------ */
 
 Test(rewriter, whole_file_keeps_its_line_count_and_passes_other_text_through)
@@ -636,7 +678,7 @@ Test(rewriter, whole_file_keeps_its_line_count_and_passes_other_text_through)
                       "}\n";
     const char *got = rewrite(src);
     cr_assert_eq(count_lines(got), count_lines(src), "got:\n%s", got);
-    cr_assert(strstr(got, "    for (unsigned s = BLOCK / 2; s > 0; s >>= 1) {\n") != NULL);
+    cr_assert(strstr(got, "    for (unsigned s = BLOCK / 2; s > 0; s >>= 1) " SPIN " {\n") != NULL, "got:\n%s", got);
     cr_assert(strstr(got,
                      "    ::simtlab_emu::launch(\"reduce<256>\", __FILE__, __LINE__, reduce<256>, "
                      "1, 256,\n                  sizeof(float))(in, out, n);\n") != NULL,

@@ -359,6 +359,7 @@ static void rw_free(rw *r)
     free(r->host_names);
     free(r->directives);
     name_set_free(&r->hostfn_names);
+    free(r->spans);
 }
 
 int rewrite_source(const char *src, size_t len, const char *path, bool prologue, struct include_ctx *inc,
@@ -394,6 +395,8 @@ int rewrite_source(const char *src, size_t len, const char *path, bool prologue,
         rc = rewrite_macro_bodies(&r);
     if (rc == 0)
         rc = mark_host_functions(&r);
+    if (rc == 0)
+        rc = add_spin_points(&r, 0, r.ntoks);
     if (rc == 0)
         rc = emit(&r, sb, prologue);
     rw_free(&r);

@@ -277,6 +277,19 @@ static void add_mark(hostfn *h, size_t pos, const char *text)
 
 static size_t matched(const rw *r, size_t i) { return r->match[i] > (long)i ? (size_t)r->match[i] : 0; }
 
+/* Remembers a body for rewrite_spin.c (host: host-only code). */
+static void add_span(hostfn *h, size_t open, size_t close, bool host)
+{
+    rw *r = h->r;
+    code_span *grown = grow(r->spans, &r->spancap, r->nspans, sizeof(code_span));
+    if (!grown) {
+        h->oom = true;
+        return;
+    }
+    r->spans = grown;
+    r->spans[r->nspans++] = (code_span){open, close, host};
+}
+
 /* The `>` that closes the `<` at `open` (template parameters or
  * arguments), brackets skipped; 0 when there is none before `limit`. */
 static size_t angle_close(const rw *r, size_t open, size_t limit)
@@ -604,6 +617,7 @@ static void walk_host_code(hostfn *h, size_t from, size_t to)
         const size_t q = close + 1;
         if (is_punct(r, q, '{') && matched(r, q)) {
             add_mark(h, r->toks[close].end, "() " HOST_FN);
+            add_span(h, q, matched(r, q), true);
             i = q;
             continue;
         }
@@ -611,13 +625,16 @@ static void walk_host_code(hostfn *h, size_t from, size_t to)
             const size_t rp = matched(r, q), body = lambda_tail(r, rp + 1, to);
             if (body && matched(r, body)) {
                 add_mark(h, r->toks[rp].end, " " HOST_FN);
+                add_span(h, body, matched(r, body), true);
                 i = body;
                 continue;
             }
         }
         const size_t end = foreign_lambda_end(r, q, to);
-        if (end)
+        if (end) {
+            add_span(h, q, end, false);
             i = end; /* a __device__ lambda: its own lambdas are device code */
+        }
     }
 }
 
@@ -703,6 +720,7 @@ static size_t walk_decl(hostfn *h, size_t s, size_t end, size_t class_name)
             const size_t body_end = matched(r, fn.body);
             if (fn.host) {
                 add_mark(h, r->toks[fn.mark_at].start, HOST_FN " ");
+                add_span(h, fn.body, body_end, true);
                 walk_host_code(h, fn.body + 1, body_end);
             }
             return body_end + 1;
@@ -744,7 +762,7 @@ static void walk_decls(hostfn *h, size_t i, size_t end, size_t class_name)
     }
 }
 
-static int edit_start_order(const void *a, const void *b)
+int edit_start_order(const void *a, const void *b)
 {
     const edit *x = a, *y = b;
     if (x->start != y->start)
@@ -754,7 +772,7 @@ static int edit_start_order(const void *a, const void *b)
 
 /* Is byte pos inside (or at the start of) one of the first n edits, which
  * are sorted by start? */
-static bool inside_edit(const rw *r, size_t n, size_t pos)
+bool inside_edit(const rw *r, size_t n, size_t pos)
 {
     size_t lo = 0, hi = n; /* first edit with start > pos */
     while (lo < hi) {

@@ -93,6 +93,13 @@ typedef struct directive {
 
 struct include_ctx; /* rewrite_include.c */
 
+/* Tokens [open, close] of a function's or lambda's body: host-only code
+ * (rewrite_hostfn.c marks it), or a device lambda inside such code. */
+typedef struct code_span {
+    size_t open, close;
+    bool host;
+} code_span;
+
 typedef struct rw {
     const char *src;
     size_t len;
@@ -115,6 +122,8 @@ typedef struct rw {
     size_t ndirectives, dircap;
     struct include_ctx *inc; /* rewrite_include.c: NULL when includes are not followed */
     name_set hostfn_names;   /* rewrite_hostfn.c: this file's macros and device functions */
+    code_span *spans;        /* rewrite_hostfn.c: host-only bodies (rewrite_spin.c skips them) */
+    size_t nspans, spancap;
     /* rewrite_shared.c, one #define's body: lex() starts at byte lex_from
      * (on line lex_line, which begins at lex_line_start) instead of 0, and
      * __shared__ declarations are written for a macro (in_macro). */
@@ -222,6 +231,12 @@ int name_set_add(name_set *s, const char *name, size_t n, char kind);
 void name_set_free(name_set *s);
 int note_host_fn_names(rw *r);
 int mark_host_functions(rw *r);
+
+/* rewrite_spin.c: a spin point at the top of every loop body outside
+ * host-only code (tokens [from, to)) */
+int add_spin_points(rw *r, size_t from, size_t to);
+bool inside_edit(const rw *r, size_t n, size_t pos);
+int edit_start_order(const void *a, const void *b);
 
 /* rewrite_kernels.c */
 int scan_kernels(rw *r);

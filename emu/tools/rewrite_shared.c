@@ -622,6 +622,8 @@ static int rewrite_macro_body(rw *r, const directive *dir, size_t from)
         rc = match_all(&m);
     if (rc == 0)
         rc = scan_macro_body(&m);
+    if (rc == 0) /* where the macro is used is not known: a device function, maybe */
+        rc = add_spin_points(&m, 1, m.ntoks);
     for (size_t k = 0; rc == 0 && k < m.nedits; k++)
         rc = add_edit_str(r, m.edits[k].start, m.edits[k].end, m.edit_text.data + m.edits[k].text);
     free(m.toks);
@@ -634,13 +636,17 @@ static int rewrite_macro_body(rw *r, const directive *dir, size_t from)
 
 /* Every #define whose body holds `__shared__` (BUILD_SHAREDMEMORY_TYPE in
  * cuda-samples' cudasharedmem.h builds a struct whose member functions
- * declare `extern __shared__ t n[];`). */
+ * declare `extern __shared__ t n[];`) or a loop (its spin points,
+ * rewrite_spin.c). */
 int rewrite_macro_bodies(rw *r)
 {
     for (size_t k = 0; k < r->ndirectives; k++) {
         const directive *dir = &r->directives[k];
         size_t from = after_define(r, dir);
-        if (from == 0 || !bytes_contain(r->src + from, dir->end - from, "__shared__"))
+        if (from == 0 || !(bytes_contain(r->src + from, dir->end - from, "__shared__") ||
+                           bytes_contain(r->src + from, dir->end - from, "for") ||
+                           bytes_contain(r->src + from, dir->end - from, "while") ||
+                           bytes_contain(r->src + from, dir->end - from, "goto")))
             continue;
         if (rewrite_macro_body(r, dir, from) != 0)
             return -1;

@@ -475,8 +475,8 @@ static void push_profile_flags(argvec *cmd, const options *o)
 /* The spin watch (issue 16; SIMTLAB_EMU_SPIN_FLAGS in SimtlabEmu.cmake): a
  * thread that spins on a volatile load lets the others of its block run,
  * and a spin that can never end fails the launch naming its line. It costs
- * about 2x on kernels that do little per thread (emu/README.md, "How a
- * block runs"); --no-spin-watch leaves it out. */
+ * a call per loop iteration of device code (emu/README.md, "How a block
+ * runs"); --no-spin-watch leaves it out. */
 static bool spin_watch_wanted(const options *o)
 {
     if (o->no_spin_watch)
@@ -493,7 +493,8 @@ static bool spin_watch_wanted(const options *o)
 
 static void push_spin_watch_flags(argvec *cmd, const options *o)
 {
-    av_push(cmd, "-fsanitize-coverage=trace-pc");
+    /* the hook's calls are in the source: one per loop iteration
+     * (rewrite_spin.c, simtlab_emu/spin_point.h) */
     av_push(cmd, "-DSIMTLAB_EMU_SPIN_BUILD=1");
     /* line tables, for the line a spin without end is reported at */
     bool has_g = false;

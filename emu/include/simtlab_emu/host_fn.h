@@ -1,26 +1,23 @@
-/* simtlab CPU emulator — SIMTLAB_EMU_HOST_FN, which slrewrite puts at the
- * start of every function (and lambda) of a .cu that CUDA can only run on
- * the host (emu/tools/rewrite_hostfn.c; its prologue includes this file).
+/* simtlab CPU emulator — the marks slrewrite puts in a rewritten file (its
+ * prologue includes this file): SIMTLAB_EMU_HOST_FN, here, at the start of
+ * every function (and lambda) of a .cu that CUDA can only run on the host
+ * (emu/tools/rewrite_hostfn.c), and SIMTLAB_EMU_SPIN_POINT(), in
+ * simtlab_emu/spin_point.h, at the top of every loop of device code
+ * (emu/tools/rewrite_spin.c).
  *
- * In a build with the spin watch (SIMTLAB_EMU_SPIN_BUILD: slcc's default,
- * sl_emu_spin_sources) it leaves such a function out of
- * -fsanitize-coverage=trace-pc: only device code needs the hook at every
- * basic block, and a program's CPU reference loops run several times
- * faster without it. In every other build it is empty (the instrumented
- * --profile builds keep it empty as well: their hook counts only inside a
- * block, and a host function loses nothing there but speed). Defining
- * SIMTLAB_EMU_HOST_FN (-DSIMTLAB_EMU_HOST_FN=) before this file keeps every
- * function instrumented. */
+ * It is empty: a mark for the reader of a rewritten file, and a place for
+ * an attribute of host-only code. (Spin builds once compiled every function
+ * with -fsanitize-coverage=trace-pc and this left host functions out of it;
+ * their hook calls are now spin points in device loops only, see
+ * simtlab_emu/spin_point.h.) Defining SIMTLAB_EMU_HOST_FN before this file
+ * gives it another meaning. */
 #ifndef SIMTLAB_EMU_HOST_FN_H
 #define SIMTLAB_EMU_HOST_FN_H
 
-#if !defined(SIMTLAB_EMU_HOST_FN) && defined(SIMTLAB_EMU_SPIN_BUILD) && defined(__has_attribute)
-#if __has_attribute(no_sanitize_coverage)
-#define SIMTLAB_EMU_HOST_FN __attribute__((no_sanitize_coverage))
-#endif
-#endif
 #ifndef SIMTLAB_EMU_HOST_FN
 #define SIMTLAB_EMU_HOST_FN
 #endif
+
+#include <simtlab_emu/spin_point.h>
 
 #endif

@@ -19,24 +19,9 @@
 #include <random>
 #include <vector>
 
+#include "test_helpers.hpp"
+
 /* ---- helpers ----------------------------------------------------------- */
-
-template <class T>
-static T *device_alloc(size_t count, int poison = 0xAB)
-{
-    T *p = nullptr;
-    cr_assert_eq(cudaMalloc(&p, count * sizeof(T)), cudaSuccess, "cudaMalloc: %s", simtlab_emu_last_diagnostic());
-    cr_assert_eq(cudaMemset(p, poison, count * sizeof(T)), cudaSuccess);
-    return p;
-}
-
-template <class T>
-static std::vector<T> copy_back(const T *device, size_t count)
-{
-    std::vector<T> host(count);
-    cr_assert_eq(cudaMemcpy(host.data(), device, count * sizeof(T), cudaMemcpyDeviceToHost), cudaSuccess);
-    return host;
-}
 
 static void expect_launch_ok(const char *what)
 {

@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
-#include <sys/wait.h>
-#include <unistd.h>
+#include "slcc_program.hpp"
+#include "test_helpers.hpp"
 
 #ifdef SIMTLAB_EMU_THRUST
 #include <thrust/device_free.h>
@@ -37,19 +37,7 @@
 #include <thrust/transform.h>
 #endif
 
-static unsigned test_seed(void)
-{
-    const char *env = std::getenv("SIMTLAB_TEST_SEED");
-    unsigned seed = env && *env ? (unsigned)std::strtoul(env, nullptr, 10) : (unsigned)std::time(nullptr);
-    std::fprintf(stderr, "test_emu_thrust: seed %u (SIMTLAB_TEST_SEED=%u repeats it)\n", seed, seed);
-    return seed;
-}
-
-#define CHECK_CUDA(call)                                                                                          \
-    do {                                                                                                          \
-        cudaError_t e_ = (call);                                                                                  \
-        cr_assert_eq(e_, cudaSuccess, "%s: %s (%s)", #call, cudaGetErrorString(e_), simtlab_emu_last_diagnostic()); \
-    } while (0)
+static unsigned test_seed(void) { return announced_seed("test_emu_thrust"); }
 
 #ifdef SIMTLAB_EMU_THRUST
 #define NEED_THRUST() (void)0
@@ -277,53 +265,11 @@ Test(nvtx, no_tool_attached)
 }
 
 #if defined(SLCC_PATH) && defined(THRUST_PROGRAM)
-/* argv[0] with argv, its stdout and stderr into *out; the exit status, or
- * -1 when it did not exit. */
-static int run(const std::vector<std::string> &args, std::string *out)
-{
-    int fd[2];
-    cr_assert_eq(pipe(fd), 0, "pipe");
-    pid_t pid = fork();
-    cr_assert(pid >= 0, "fork");
-    if (pid == 0) {
-        dup2(fd[1], 1);
-        dup2(fd[1], 2);
-        close(fd[0]);
-        close(fd[1]);
-        std::vector<char *> argv;
-        for (const auto &a : args)
-            argv.push_back(const_cast<char *>(a.c_str()));
-        argv.push_back(nullptr);
-        execv(argv[0], argv.data());
-        _exit(127);
-    }
-    close(fd[1]);
-    char buf[4096];
-    ssize_t got;
-    while ((got = read(fd[0], buf, sizeof buf)) > 0)
-        out->append(buf, (size_t)got);
-    close(fd[0]);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 /* slcc itself finds Debian's Thrust (its link directory ahead of the guard)
  * and builds an ordinary Thrust program, which then checks itself. */
 Test(thrust, slcc_builds_a_thrust_program, .timeout = 280)
 {
     NEED_THRUST();
-    unsigned seed = test_seed();
-    char dir[] = "/tmp/test_emu_thrust.XXXXXX";
-    cr_assert_not_null(mkdtemp(dir), "mkdtemp");
-    std::string exe = std::string(dir) + "/thrust_program", log;
-    int rc = run({SLCC_PATH, "-O1", THRUST_PROGRAM, "-o", exe}, &log);
-    cr_assert_eq(rc, 0, "slcc failed (%d):\n%s", rc, log.c_str());
-    log.clear();
-    rc = run({exe, std::to_string(seed)}, &log);
-    unlink(exe.c_str());
-    rmdir(dir);
-    cr_assert_eq(rc, 0, "the program failed (%d):\n%s", rc, log.c_str());
-    cr_assert(log.find("thrust_program: ok") != std::string::npos, "no ok line:\n%s", log.c_str());
+    check_slcc_program(SLCC_PATH, THRUST_PROGRAM, "thrust_program", test_seed());
 }
 #endif

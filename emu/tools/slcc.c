@@ -183,8 +183,8 @@ static int take_value(int argc, char **argv, int *i, size_t flag_len, argvec *to
     return 0;
 }
 
-/* -lcublas, -lcublasLt, -lcurand, -lcudadevrt, -lnvToolsExt and -lcuda (or
- * "-l cublas"), as nvcc command lines give them: the emulator runtime is those
+/* -lcublas, -lcublasLt, -lcurand, -lcusparse, -lcudadevrt, -lnvToolsExt and
+ * -lcuda (or "-l cublas"), as nvcc command lines give them: the emulator runtime is those
  * libraries (cudadevrt: dynamic parallelism's device runtime; nvToolsExt:
  * NVTX, whose calls the emulator's headers define; cuda: the driver API's
  * calls that <cuda.h> declares), so slcc drops them; a CUDA
@@ -193,7 +193,8 @@ static int take_value(int argc, char **argv, int *i, size_t flag_len, argvec *to
  * a separate word. */
 static bool is_emulated_library(int argc, char **argv, int *i)
 {
-    static const char *const provided[] = {"cublas", "cublasLt", "curand", "cudadevrt", "nvToolsExt", "cuda"};
+    static const char *const provided[] = {"cublas", "cublasLt", "curand", "cusparse",
+                                           "cudadevrt", "nvToolsExt", "cuda"};
     const char *a = argv[*i];
     if (strncmp(a, "-l", 2) != 0)
         return false;

@@ -1,0 +1,826 @@
+/* The emulator's cuSPARSE (emu/README.md, "cuSPARSE"): the generic API's
+ * descriptors, SpMV and SpMM.
+ *
+ * Random sparse matrices (seed printed; SIMTLAB_TEST_SEED repeats a run)
+ * with empty rows, prime sizes, every format (CSR, CSC, COO), both index
+ * bases and both index types, float and double; outputs poisoned before
+ * each call (NaN where beta == 0, so a read of Y shows) with a sentinel
+ * past their end; every result against a double-precision product on the
+ * host. Bad arguments must give cuSPARSE's status and a diagnostic naming
+ * the argument, and leave the output untouched. */
+#include <criterion/criterion.h>
+
+#include <cusparse.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+static unsigned test_seed(void)
+{
+    const char *env = std::getenv("SIMTLAB_TEST_SEED");
+    unsigned seed = env && *env ? (unsigned)std::strtoul(env, nullptr, 10) : (unsigned)std::time(nullptr);
+    std::fprintf(stderr, "test_emu_cusparse: seed %u (SIMTLAB_TEST_SEED=%u repeats it)\n", seed, seed);
+    return seed;
+}
+
+#define CHECK_CUDA(call)                                                                                          \
+    do {                                                                                                          \
+        cudaError_t e_ = (call);                                                                                  \
+        cr_assert_eq(e_, cudaSuccess, "%s: %s (%s)", #call, cudaGetErrorString(e_), simtlab_emu_last_diagnostic()); \
+    } while (0)
+#define CHECK_SPARSE(call)                                                                                       \
+    do {                                                                                                          \
+        cusparseStatus_t s_ = (call);                                                                             \
+        cr_assert_eq(s_, CUSPARSE_STATUS_SUCCESS, "%s: %s (%s)", #call, cusparseGetErrorName(s_),                 \
+                     simtlab_emu_last_diagnostic());                                                              \
+    } while (0)
+/* A call that must fail with `status` and a diagnostic containing `word`. */
+#define EXPECT_FAILS(call, status, word)                                                                          \
+    do {                                                                                                          \
+        cusparseStatus_t s_ = (call);                                                                             \
+        cr_expect_eq(s_, status, "%s gave %s, not %s (%s)", #call, cusparseGetErrorName(s_), #status,            \
+                     simtlab_emu_last_diagnostic());                                                              \
+        cr_expect(std::strstr(simtlab_emu_last_diagnostic(), word), "%s: the diagnostic does not name %s: %s",    \
+                  #call, word, simtlab_emu_last_diagnostic());                                                    \
+    } while (0)
+
+static const double kSentinel = 12345.0;
+static const int kPad = 3; /* sentinel elements past every output */
+
+/* ---- host-side matrices --------------------------------------------------- */
+
+/* A sparse matrix as entries sorted by row, then column; every 7th row
+ * (from row 3) is empty. */
+struct entries {
+    int64_t rows, cols;
+    std::vector<int64_t> r, c;
+    std::vector<double> v;
+};
+
+static entries random_entries(std::mt19937 &rng, int64_t rows, int64_t cols, double density)
+{
+    entries e{rows, cols, {}, {}, {}};
+    std::uniform_real_distribution<double> u(0.0, 1.0), val(-1.0, 1.0);
+    for (int64_t i = 0; i < rows; ++i)
+        for (int64_t j = 0; j < cols; ++j)
+            if (i % 7 != 3 && u(rng) < density) {
+                e.r.push_back(i), e.c.push_back(j), e.v.push_back(val(rng));
+            }
+    return e;
+}
+
+static std::vector<double> random_values(std::mt19937 &rng, size_t n)
+{
+    std::uniform_real_distribution<double> val(-1.0, 1.0);
+    std::vector<double> out(n);
+    for (double &x : out)
+        x = val(rng);
+    return out;
+}
+
+/* Values as a type stores them (float: rounded once), as bytes. */
+static std::vector<unsigned char> as_bytes(const std::vector<double> &v, cudaDataType t)
+{
+    std::vector<unsigned char> b(v.size() * (t == CUDA_R_64F ? 8 : 4));
+    for (size_t i = 0; i < v.size(); ++i) {
+        if (t == CUDA_R_64F)
+            std::memcpy(&b[i * 8], &v[i], 8);
+        else {
+            float f = (float)v[i];
+            std::memcpy(&b[i * 4], &f, 4);
+        }
+    }
+    return b;
+}
+static std::vector<double> rounded(const std::vector<double> &v, cudaDataType t)
+{
+    std::vector<double> out(v);
+    if (t == CUDA_R_32F)
+        for (double &x : out)
+            x = (float)x;
+    return out;
+}
+static std::vector<double> from_bytes(const std::vector<unsigned char> &b, cudaDataType t)
+{
+    const size_t size = t == CUDA_R_64F ? 8 : 4;
+    std::vector<double> out(b.size() / size);
+    for (size_t i = 0; i < out.size(); ++i) {
+        if (t == CUDA_R_64F)
+            std::memcpy(&out[i], &b[i * 8], 8);
+        else {
+            float f;
+            std::memcpy(&f, &b[i * 4], 4);
+            out[i] = f;
+        }
+    }
+    return out;
+}
+
+static std::vector<unsigned char> index_bytes(const std::vector<int64_t> &idx, cusparseIndexType_t t)
+{
+    std::vector<unsigned char> b(idx.size() * (t == CUSPARSE_INDEX_64I ? 8 : 4));
+    for (size_t i = 0; i < idx.size(); ++i) {
+        if (t == CUSPARSE_INDEX_64I)
+            std::memcpy(&b[i * 8], &idx[i], 8);
+        else {
+            int32_t x = (int32_t)idx[i];
+            std::memcpy(&b[i * 4], &x, 4);
+        }
+    }
+    return b;
+}
+
+static void *to_device(const std::vector<unsigned char> &b)
+{
+    void *d = nullptr;
+    if (b.empty())
+        return nullptr;
+    CHECK_CUDA(cudaMalloc(&d, b.size()));
+    CHECK_CUDA(cudaMemcpy(d, b.data(), b.size(), cudaMemcpyHostToDevice));
+    return d;
+}
+static std::vector<unsigned char> to_host(const void *d, size_t bytes)
+{
+    std::vector<unsigned char> b(bytes);
+    if (bytes)
+        CHECK_CUDA(cudaMemcpy(b.data(), d, bytes, cudaMemcpyDeviceToHost));
+    return b;
+}
+
+static const char *format_name(cusparseFormat_t f)
+{
+    return f == CUSPARSE_FORMAT_CSR ? "CSR" : f == CUSPARSE_FORMAT_CSC ? "CSC" : "COO";
+}
+
+/* The matrix in device memory in one format; `values` are what was stored. */
+struct device_sparse {
+    cusparseSpMatDescr_t descr = nullptr;
+    void *p0 = nullptr, *p1 = nullptr, *vals = nullptr;
+    std::vector<double> values;
+    ~device_sparse()
+    {
+        cusparseDestroySpMat(descr);
+        cudaFree(p0), cudaFree(p1), cudaFree(vals);
+    }
+};
+
+static void upload(const entries &e, cusparseFormat_t f, cusparseIndexType_t it, cusparseIndexBase_t base,
+                   cudaDataType t, device_sparse *out)
+{
+    const int64_t b = base == CUSPARSE_INDEX_BASE_ONE ? 1 : 0, nnz = (int64_t)e.v.size();
+    std::vector<size_t> order(e.v.size());
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    if (f == CUSPARSE_FORMAT_CSC)
+        std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return e.c[x] < e.c[y]; });
+    std::vector<int64_t> p0, p1;
+    std::vector<double> v;
+    for (size_t k : order)
+        v.push_back(e.v[k]);
+    if (f == CUSPARSE_FORMAT_COO) {
+        for (size_t k : order)
+            p0.push_back(e.r[k] + b), p1.push_back(e.c[k] + b);
+    } else {
+        const bool csr = f == CUSPARSE_FORMAT_CSR;
+        const int64_t outer = csr ? e.rows : e.cols;
+        p0.assign((size_t)outer + 1, 0);
+        for (size_t k : order) {
+            ++p0[(size_t)(csr ? e.r[k] : e.c[k]) + 1];
+            p1.push_back((csr ? e.c[k] : e.r[k]) + b);
+        }
+        for (int64_t o = 0; o < outer; ++o)
+            p0[(size_t)o + 1] += p0[(size_t)o];
+        for (int64_t &x : p0)
+            x += b;
+    }
+    out->p0 = to_device(index_bytes(p0, it));
+    out->p1 = to_device(index_bytes(p1, it));
+    out->vals = to_device(as_bytes(v, t));
+    out->values = rounded(v, t);
+    if (f == CUSPARSE_FORMAT_CSR)
+        CHECK_SPARSE(cusparseCreateCsr(&out->descr, e.rows, e.cols, nnz, out->p0, out->p1, out->vals, it, it, base, t));
+    else if (f == CUSPARSE_FORMAT_CSC)
+        CHECK_SPARSE(cusparseCreateCsc(&out->descr, e.rows, e.cols, nnz, out->p0, out->p1, out->vals, it, it, base, t));
+    else
+        CHECK_SPARSE(cusparseCreateCoo(&out->descr, e.rows, e.cols, nnz, out->p0, out->p1, out->vals, it, base, t));
+}
+
+/* An output of n elements, and kPad sentinels past it: random values when
+ * beta != 0 (they are read), else NaN (they must not be). */
+static void *poisoned_output(std::vector<double> *initial, size_t n, bool read, cudaDataType t, std::mt19937 &rng)
+{
+    std::vector<double> h = read ? random_values(rng, n) : std::vector<double>(n, std::nan(""));
+    *initial = rounded(h, t);
+    h.insert(h.end(), kPad, kSentinel);
+    return to_device(as_bytes(h, t));
+}
+
+/* got[i] against want[i] (double): within a bound for the type; scale[i]
+ * is the sum of the magnitudes of the terms. NaN fails. */
+static int count_wrong(const char *what, const std::vector<double> &got, const std::vector<double> &want,
+                       const std::vector<double> &scale, cudaDataType t)
+{
+    const double rel = t == CUDA_R_64F ? 1e-13 : 2e-6;
+    int wrong = 0;
+    for (size_t i = 0; i < want.size(); ++i)
+        if (!(std::fabs(got[i] - want[i]) <= rel * (scale[i] + 1e-300)) && wrong++ < 3)
+            cr_log_error("%s: element %zu is %.17g, want %.17g", what, i, got[i], want[i]);
+    for (size_t i = want.size(); i < got.size(); ++i)
+        if (got[i] != kSentinel && wrong++ < 6)
+            cr_log_error("%s: the sentinel %zu past the end was overwritten (%.17g)", what, i - want.size(), got[i]);
+    return wrong;
+}
+
+/* ---- SpMV ----------------------------------------------------------------- */
+
+static void check_spmv(cusparseHandle_t h, std::mt19937 &rng, const entries &e, cusparseFormat_t f,
+                       cusparseIndexType_t it, cusparseIndexBase_t base, cudaDataType t, cusparseOperation_t op,
+                       bool beta_zero, cusparseSpMVAlg_t alg)
+{
+    char what[200];
+    std::snprintf(what, sizeof what, "SpMV %s %lldx%lld nnz %zu, %s, base %d, %s, op %d, beta %s, alg %d",
+                  format_name(f), (long long)e.rows, (long long)e.cols, e.v.size(),
+                  it == CUSPARSE_INDEX_64I ? "64I" : "32I", (int)base, t == CUDA_R_64F ? "double" : "float", (int)op,
+                  beta_zero ? "0" : "random", (int)alg);
+    device_sparse A;
+    upload(e, f, it, base, t, &A);
+    const bool tr = op != CUSPARSE_OPERATION_NON_TRANSPOSE;
+    const int64_t in = tr ? e.rows : e.cols, out = tr ? e.cols : e.rows;
+    std::vector<double> x = rounded(random_values(rng, (size_t)in), t), y0;
+    void *dx = to_device(as_bytes(x, t));
+    void *dy = poisoned_output(&y0, (size_t)out, !beta_zero, t, rng);
+    const double alpha = rounded({std::uniform_real_distribution<double>(0.5, 2.0)(rng)}, t)[0];
+    const double beta = beta_zero ? 0.0 : rounded({std::uniform_real_distribution<double>(-1.5, 1.5)(rng)}, t)[0];
+    cusparseDnVecDescr_t vx, vy;
+    CHECK_SPARSE(cusparseCreateDnVec(&vx, in, dx, t));
+    CHECK_SPARSE(cusparseCreateDnVec(&vy, out, dy, t));
+    const float alpha_f = (float)alpha, beta_f = (float)beta;
+    const void *pa = t == CUDA_R_64F ? (const void *)&alpha : (const void *)&alpha_f;
+    const void *pb = t == CUDA_R_64F ? (const void *)&beta : (const void *)&beta_f;
+    size_t bytes = 1;
+    CHECK_SPARSE(cusparseSpMV_bufferSize(h, op, pa, A.descr, vx, pb, vy, t, alg, &bytes));
+    void *buffer = nullptr;
+    CHECK_CUDA(cudaMalloc(&buffer, bytes));
+    CHECK_SPARSE(cusparseSpMV(h, op, pa, A.descr, vx, pb, vy, t, alg, buffer));
+    std::vector<double> got = from_bytes(to_host(dy, ((size_t)out + kPad) * (t == CUDA_R_64F ? 8 : 4)), t);
+
+    std::vector<double> sum((size_t)out, 0.0), scale((size_t)out, 0.0);
+    for (size_t k = 0; k < e.v.size(); ++k) {
+        const int64_t i = tr ? e.c[k] : e.r[k], j = tr ? e.r[k] : e.c[k];
+        sum[(size_t)i] += rounded({e.v[k]}, t)[0] * x[(size_t)j];
+        scale[(size_t)i] += std::fabs(alpha * rounded({e.v[k]}, t)[0] * x[(size_t)j]);
+    }
+    std::vector<double> want((size_t)out);
+    for (size_t i = 0; i < want.size(); ++i) {
+        want[i] = alpha * sum[i] + (beta_zero ? 0.0 : beta * y0[i]);
+        scale[i] += beta_zero ? 0.0 : std::fabs(beta * y0[i]);
+    }
+    cr_expect_eq(count_wrong(what, got, want, scale, t), 0, "%s: wrong results", what);
+    cusparseDestroyDnVec(vx), cusparseDestroyDnVec(vy);
+    cudaFree(dx), cudaFree(dy), cudaFree(buffer);
+}
+
+Test(cusparse, spmv_every_format_op_base_index_and_value_type)
+{
+    std::mt19937 rng(test_seed());
+    cusparseHandle_t h;
+    CHECK_SPARSE(cusparseCreate(&h));
+    const int64_t sizes[][2] = {{97, 61}, {61, 97}, {1, 13}};
+    const cusparseFormat_t formats[] = {CUSPARSE_FORMAT_CSR, CUSPARSE_FORMAT_CSC, CUSPARSE_FORMAT_COO};
+    int n = 0;
+    for (auto &s : sizes) {
+        const entries e = random_entries(rng, s[0], s[1], 0.08);
+        for (cusparseFormat_t f : formats)
+            for (int op = 0; op < 3; ++op)
+                for (int base = 0; base < 2; ++base)
+                    for (int it = 0; it < 2; ++it)
+                        for (int t = 0; t < 2; ++t, ++n) {
+                            const cusparseSpMVAlg_t algs[] = {
+                                CUSPARSE_SPMV_ALG_DEFAULT,
+                                f == CUSPARSE_FORMAT_COO ? CUSPARSE_SPMV_COO_ALG1 : CUSPARSE_SPMV_CSR_ALG1,
+                                f == CUSPARSE_FORMAT_COO ? CUSPARSE_SPMV_COO_ALG2 : CUSPARSE_SPMV_CSR_ALG2};
+                            check_spmv(h, rng, e, f, it ? CUSPARSE_INDEX_64I : CUSPARSE_INDEX_32I,
+                                       (cusparseIndexBase_t)base, t ? CUDA_R_64F : CUDA_R_32F,
+                                       (cusparseOperation_t)op, n % 2 == 0, algs[n % 3]);
+                        }
+    }
+    CHECK_SPARSE(cusparseDestroy(h));
+}
+
+Test(cusparse, spmv_with_no_entries_and_empty_shapes)
+{
+    std::mt19937 rng(test_seed());
+    cusparseHandle_t h;
+    CHECK_SPARSE(cusparseCreate(&h));
+    const entries none = random_entries(rng, 13, 17, 0.0); /* nnz 0: y = beta y */
+    const entries tall = random_entries(rng, 29, 1, 0.5), wide = random_entries(rng, 1, 29, 0.5);
+    const cusparseFormat_t formats[] = {CUSPARSE_FORMAT_CSR, CUSPARSE_FORMAT_CSC, CUSPARSE_FORMAT_COO};
+    for (cusparseFormat_t f : formats)
+        for (int op = 0; op < 2; ++op)
+            for (int beta_zero = 0; beta_zero < 2; ++beta_zero) {
+                check_spmv(h, rng, none, f, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ONE, CUDA_R_64F,
+                           (cusparseOperation_t)op, beta_zero, CUSPARSE_SPMV_ALG_DEFAULT);
+                check_spmv(h, rng, tall, f, CUSPARSE_INDEX_64I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F,
+                           (cusparseOperation_t)op, beta_zero, CUSPARSE_SPMV_ALG_DEFAULT);
+                check_spmv(h, rng, wide, f, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F,
+                           (cusparseOperation_t)op, beta_zero, CUSPARSE_SPMV_ALG_DEFAULT);
+            }
+    /* a 0 x 0 matrix with no arrays at all, and a 0-row one: nothing to do */
+    cusparseSpMatDescr_t empty;
+    cusparseDnVecDescr_t v0;
+    CHECK_SPARSE(cusparseCreateCsr(&empty, 0, 0, 0, nullptr, nullptr, nullptr, CUSPARSE_INDEX_32I,
+                                   CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+    CHECK_SPARSE(cusparseCreateDnVec(&v0, 0, nullptr, CUDA_R_32F));
+    float one = 1.0f, zero = 0.0f;
+    CHECK_SPARSE(cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, empty, v0, &zero, v0, CUDA_R_32F,
+                              CUSPARSE_SPMV_ALG_DEFAULT, nullptr));
+    cusparseDestroySpMat(empty), cusparseDestroyDnVec(v0);
+    CHECK_SPARSE(cusparseDestroy(h));
+}
+
+/* ---- SpMM ----------------------------------------------------------------- */
+
+/* A dense rows x cols matrix stored with ld = the minimum + 3; the padding
+ * holds sentinels. Values: random (read) or NaN (not to be read). */
+struct dense {
+    int64_t rows, cols, ld;
+    cusparseOrder_t order;
+    std::vector<double> stored; /* every element of the allocation */
+    size_t at(int64_t i, int64_t j) const
+    {
+        return (size_t)(order == CUSPARSE_ORDER_COL ? i + j * ld : i * ld + j);
+    }
+};
+
+static dense make_dense(std::mt19937 &rng, int64_t rows, int64_t cols, cusparseOrder_t order, bool read,
+                        cudaDataType t)
+{
+    dense d{rows, cols, (order == CUSPARSE_ORDER_COL ? rows : cols) + 3, order, {}};
+    const int64_t outer = order == CUSPARSE_ORDER_COL ? cols : rows;
+    d.stored.assign((size_t)(d.ld * outer), kSentinel);
+    for (int64_t i = 0; i < rows; ++i)
+        for (int64_t j = 0; j < cols; ++j)
+            d.stored[d.at(i, j)] = read ? random_values(rng, 1)[0] : std::nan("");
+    d.stored = rounded(d.stored, t);
+    return d;
+}
+
+static void check_spmm(cusparseHandle_t h, std::mt19937 &rng, const entries &e, cusparseFormat_t f,
+                       cusparseIndexType_t it, cusparseIndexBase_t base, cudaDataType t, cusparseOperation_t opA,
+                       cusparseOperation_t opB, cusparseOrder_t orderB, cusparseOrder_t orderC, int64_t n,
+                       bool beta_zero)
+{
+    char what[220];
+    std::snprintf(what, sizeof what, "SpMM %s %lldx%lld nnz %zu, %s, base %d, %s, opA %d opB %d, B %s C %s, n %lld, beta %s",
+                  format_name(f), (long long)e.rows, (long long)e.cols, e.v.size(),
+                  it == CUSPARSE_INDEX_64I ? "64I" : "32I", (int)base, t == CUDA_R_64F ? "double" : "float",
+                  (int)opA, (int)opB, orderB == CUSPARSE_ORDER_ROW ? "row" : "col",
+                  orderC == CUSPARSE_ORDER_ROW ? "row" : "col", (long long)n, beta_zero ? "0" : "random");
+    device_sparse A;
+    upload(e, f, it, base, t, &A);
+    const bool ta = opA != CUSPARSE_OPERATION_NON_TRANSPOSE, tb = opB != CUSPARSE_OPERATION_NON_TRANSPOSE;
+    const int64_t m = ta ? e.cols : e.rows, k = ta ? e.rows : e.cols;
+    const dense B = make_dense(rng, tb ? n : k, tb ? k : n, orderB, true, t);
+    const dense C0 = make_dense(rng, m, n, orderC, !beta_zero, t);
+    void *dB = to_device(as_bytes(B.stored, t)), *dC = to_device(as_bytes(C0.stored, t));
+    cusparseDnMatDescr_t mB, mC;
+    CHECK_SPARSE(cusparseCreateDnMat(&mB, B.rows, B.cols, B.ld, dB, t, orderB));
+    CHECK_SPARSE(cusparseCreateDnMat(&mC, m, n, C0.ld, dC, t, orderC));
+    const double alpha = rounded({std::uniform_real_distribution<double>(0.5, 2.0)(rng)}, t)[0];
+    const double beta = beta_zero ? 0.0 : rounded({std::uniform_real_distribution<double>(-1.5, 1.5)(rng)}, t)[0];
+    const float alpha_f = (float)alpha, beta_f = (float)beta;
+    const void *pa = t == CUDA_R_64F ? (const void *)&alpha : (const void *)&alpha_f;
+    const void *pb = t == CUDA_R_64F ? (const void *)&beta : (const void *)&beta_f;
+    const cusparseSpMMAlg_t alg = f == CUSPARSE_FORMAT_COO ? CUSPARSE_SPMM_COO_ALG4 : CUSPARSE_SPMM_CSR_ALG2;
+    size_t bytes = 1;
+    CHECK_SPARSE(cusparseSpMM_bufferSize(h, opA, opB, pa, A.descr, mB, pb, mC, t, alg, &bytes));
+    CHECK_SPARSE(cusparseSpMM_preprocess(h, opA, opB, pa, A.descr, mB, pb, mC, t, alg, nullptr));
+    CHECK_SPARSE(cusparseSpMM(h, opA, opB, pa, A.descr, mB, pb, mC, t, alg, nullptr));
+    std::vector<double> got_stored = from_bytes(to_host(dC, C0.stored.size() * (t == CUDA_R_64F ? 8 : 4)), t);
+
+    /* the reference, in the stored layout of C (padding: the sentinel) */
+    std::vector<double> want(C0.stored), scale(C0.stored.size(), 0.0), sum(C0.stored.size(), 0.0);
+    for (size_t q = 0; q < e.v.size(); ++q) {
+        const int64_t i = ta ? e.c[q] : e.r[q], kk = ta ? e.r[q] : e.c[q];
+        const double a = rounded({e.v[q]}, t)[0];
+        for (int64_t j = 0; j < n; ++j) {
+            const double b = B.stored[tb ? B.at(j, kk) : B.at(kk, j)];
+            sum[C0.at(i, j)] += a * b;
+            scale[C0.at(i, j)] += std::fabs(alpha * a * b);
+        }
+    }
+    for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < n; ++j) {
+            const size_t p = C0.at(i, j);
+            want[p] = alpha * sum[p] + (beta_zero ? 0.0 : beta * C0.stored[p]);
+            scale[p] += beta_zero ? 0.0 : std::fabs(beta * C0.stored[p]);
+        }
+    /* the sentinels are compared exactly: scale 0 */
+    cr_expect_eq(count_wrong(what, got_stored, want, scale, t), 0, "%s: wrong results", what);
+    cusparseDestroyDnMat(mB), cusparseDestroyDnMat(mC);
+    cudaFree(dB), cudaFree(dC);
+}
+
+Test(cusparse, spmm_every_format_op_order_and_value_type)
+{
+    std::mt19937 rng(test_seed());
+    cusparseHandle_t h;
+    CHECK_SPARSE(cusparseCreate(&h));
+    const entries e = random_entries(rng, 37, 23, 0.12);
+    const cusparseFormat_t formats[] = {CUSPARSE_FORMAT_CSR, CUSPARSE_FORMAT_CSC, CUSPARSE_FORMAT_COO};
+    int n = 0;
+    for (cusparseFormat_t f : formats)
+        for (int opA = 0; opA < 2; ++opA)
+            for (int opB = 0; opB < 2; ++opB)
+                for (int ob = 1; ob <= 2; ++ob)
+                    for (int oc = 1; oc <= 2; ++oc)
+                        for (int t = 0; t < 2; ++t, ++n)
+                            check_spmm(h, rng, e, f, n % 3 ? CUSPARSE_INDEX_32I : CUSPARSE_INDEX_64I,
+                                       (cusparseIndexBase_t)(n / 2 % 2), t ? CUDA_R_64F : CUDA_R_32F,
+                                       (cusparseOperation_t)opA, (cusparseOperation_t)opB, (cusparseOrder_t)ob,
+                                       (cusparseOrder_t)oc, n % 5 ? 11 : 1, n % 4 == 1);
+    /* no entries, and k = 0 */
+    check_spmm(h, rng, random_entries(rng, 13, 7, 0.0), CUSPARSE_FORMAT_CSR, CUSPARSE_INDEX_32I,
+               CUSPARSE_INDEX_BASE_ONE, CUDA_R_32F, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
+               CUSPARSE_ORDER_ROW, CUSPARSE_ORDER_COL, 5, false);
+    check_spmm(h, rng, random_entries(rng, 13, 0, 0.0), CUSPARSE_FORMAT_COO, CUSPARSE_INDEX_32I,
+               CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE,
+               CUSPARSE_ORDER_COL, CUSPARSE_ORDER_COL, 5, true);
+    CHECK_SPARSE(cusparseDestroy(h));
+}
+
+/* ---- pointer mode, streams, graphs ---------------------------------------- */
+
+Test(cusparse, device_scalars_on_a_stream_and_in_a_captured_graph)
+{
+    std::mt19937 rng(test_seed());
+    const entries e = random_entries(rng, 31, 19, 0.2);
+    device_sparse A;
+    upload(e, CUSPARSE_FORMAT_CSR, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F, &A);
+    std::vector<double> x = random_values(rng, 19), y0;
+    void *dx = to_device(as_bytes(x, CUDA_R_64F));
+    void *dy = poisoned_output(&y0, 31, true, CUDA_R_64F, rng);
+    double *dscalars;
+    const double scalars[2] = {1.5, -0.25};
+    CHECK_CUDA(cudaMalloc(&dscalars, sizeof scalars));
+    CHECK_CUDA(cudaMemcpy(dscalars, scalars, sizeof scalars, cudaMemcpyHostToDevice));
+    cusparseHandle_t h;
+    cudaStream_t s, got_stream = nullptr;
+    cusparseDnVecDescr_t vx, vy;
+    CHECK_CUDA(cudaStreamCreate(&s));
+    CHECK_SPARSE(cusparseCreate(&h));
+    CHECK_SPARSE(cusparseSetStream(h, s));
+    CHECK_SPARSE(cusparseGetStream(h, &got_stream));
+    cr_expect_eq(got_stream, s);
+    CHECK_SPARSE(cusparseSetPointerMode(h, CUSPARSE_POINTER_MODE_DEVICE));
+    CHECK_SPARSE(cusparseCreateDnVec(&vx, 19, dx, CUDA_R_64F));
+    CHECK_SPARSE(cusparseCreateDnVec(&vy, 31, dy, CUDA_R_64F));
+
+    std::vector<double> want(31, 0.0), scale(31, 0.0);
+    for (size_t k = 0; k < e.v.size(); ++k)
+        want[(size_t)e.r[k]] += e.v[k] * x[(size_t)e.c[k]], scale[(size_t)e.r[k]] += std::fabs(1.5 * e.v[k] * x[(size_t)e.c[k]]);
+    for (size_t i = 0; i < 31; ++i)
+        want[i] = 1.5 * want[i] - 0.25 * y0[i], scale[i] += std::fabs(0.25 * y0[i]);
+    CHECK_SPARSE(cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, dscalars, A.descr, vx, dscalars + 1, vy,
+                              CUDA_R_64F, CUSPARSE_SPMV_CSR_ALG2, nullptr));
+    CHECK_CUDA(cudaStreamSynchronize(s));
+    std::vector<double> got = from_bytes(to_host(dy, (31 + kPad) * 8), CUDA_R_64F);
+    cr_expect_eq(count_wrong("SpMV with device scalars on a stream", got, want, scale, CUDA_R_64F), 0);
+
+    /* captured: nothing happens until the graph runs, which may be after the
+     * descriptors are gone; each launch applies y = 1.5 A x - 0.25 y again */
+    CHECK_CUDA(cudaMemcpy(dy, as_bytes(y0, CUDA_R_64F).data(), 31 * 8, cudaMemcpyHostToDevice));
+    cudaGraph_t graph;
+    cudaGraphExec_t exec;
+    CHECK_CUDA(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+    CHECK_SPARSE(cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, dscalars, A.descr, vx, dscalars + 1, vy,
+                              CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, nullptr));
+    CHECK_CUDA(cudaStreamEndCapture(s, &graph));
+    CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+    got = from_bytes(to_host(dy, 31 * 8), CUDA_R_64F);
+    cr_expect(std::equal(got.begin(), got.end(), y0.begin()), "the captured SpMV ran at its call");
+    cusparseDestroyDnVec(vx), cusparseDestroyDnVec(vy);
+    CHECK_CUDA(cudaGraphLaunch(exec, s));
+    CHECK_CUDA(cudaStreamSynchronize(s));
+    got = from_bytes(to_host(dy, (31 + kPad) * 8), CUDA_R_64F);
+    cr_expect_eq(count_wrong("SpMV captured into a graph", got, want, scale, CUDA_R_64F), 0);
+    cudaGraphExecDestroy(exec), cudaGraphDestroy(graph);
+    CHECK_SPARSE(cusparseDestroy(h));
+    cudaStreamDestroy(s), cudaFree(dx), cudaFree(dy), cudaFree(dscalars);
+}
+
+/* ---- what cuSPARSE refuses ------------------------------------------------ */
+
+Test(cusparse, statuses_names_and_version_are_the_toolkits)
+{
+    cr_expect_eq(CUSPARSE_STATUS_INVALID_VALUE, 3);
+    cr_expect_eq(CUSPARSE_STATUS_NOT_SUPPORTED, 10);
+    cr_expect_eq(CUSPARSE_INDEX_64I, 3);
+    cr_expect_eq(CUSPARSE_ORDER_ROW, 2);
+    cr_expect_eq(CUSPARSE_FORMAT_COO, 3);
+    cr_expect_eq(CUSPARSE_SPMV_CSR_ALG1, 2);
+    cr_expect_eq(CUSPARSE_SPMM_CSR_ALG3, 12);
+    cr_expect_str_eq(cusparseGetErrorName(CUSPARSE_STATUS_NOT_SUPPORTED), "CUSPARSE_STATUS_NOT_SUPPORTED");
+    cr_expect_str_eq(cusparseGetErrorName((cusparseStatus_t)99), "CUSPARSE_STATUS_UNKNOWN");
+    cr_expect(std::strlen(cusparseGetErrorString(CUSPARSE_STATUS_INVALID_VALUE)) > 0);
+    cusparseHandle_t h;
+    int version = 0;
+    CHECK_SPARSE(cusparseCreate(&h));
+    CHECK_SPARSE(cusparseGetVersion(h, &version));
+    cr_expect_eq(version, CUSPARSE_VERSION);
+    cr_expect_eq(version, 12603);
+    CHECK_SPARSE(cusparseDestroy(h));
+    EXPECT_FAILS(cusparseGetVersion(h, &version), CUSPARSE_STATUS_NOT_INITIALIZED, "cusparseGetVersion");
+    EXPECT_FAILS(cusparseCreate(nullptr), CUSPARSE_STATUS_INVALID_VALUE, "handle");
+    EXPECT_FAILS(cusparseSetStream(nullptr, 0), CUSPARSE_STATUS_NOT_INITIALIZED, "cusparseSetStream");
+}
+
+Test(cusparse, bad_descriptors_are_refused_naming_the_argument)
+{
+    int *d_idx;
+    float *d_val;
+    CHECK_CUDA(cudaMalloc(&d_idx, 64 * sizeof(int)));
+    CHECK_CUDA(cudaMalloc(&d_val, 64 * sizeof(float)));
+    cusparseSpMatDescr_t A;
+    cusparseDnVecDescr_t v;
+    cusparseDnMatDescr_t M;
+    EXPECT_FAILS(cusparseCreateCsr(&A, -1, 4, 0, d_idx, d_idx, d_val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                   CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F),
+                 CUSPARSE_STATUS_INVALID_VALUE, "rows");
+    EXPECT_FAILS(cusparseCreateCsr(&A, 4, 4, 3, d_idx, d_idx, d_val, CUSPARSE_INDEX_16U, CUSPARSE_INDEX_32I,
+                                   CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F),
+                 CUSPARSE_STATUS_NOT_SUPPORTED, "csrRowOffsets");
+    EXPECT_FAILS(cusparseCreateCoo(&A, 4, 4, 3, d_idx, d_idx, d_val, CUSPARSE_INDEX_32I, (cusparseIndexBase_t)2,
+                                   CUDA_R_32F),
+                 CUSPARSE_STATUS_INVALID_VALUE, "idxBase");
+    EXPECT_FAILS(cusparseCreateCsc(&A, 4, 4, 3, d_idx, d_idx, d_val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                   CUSPARSE_INDEX_BASE_ZERO, CUDA_R_16F),
+                 CUSPARSE_STATUS_NOT_SUPPORTED, "valueType");
+    EXPECT_FAILS(cusparseCreateCsr(nullptr, 4, 4, 3, d_idx, d_idx, d_val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                   CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F),
+                 CUSPARSE_STATUS_INVALID_VALUE, "spMatDescr");
+    EXPECT_FAILS(cusparseCreateDnVec(&v, -3, d_val, CUDA_R_32F), CUSPARSE_STATUS_INVALID_VALUE, "size");
+    EXPECT_FAILS(cusparseCreateDnMat(&M, 5, 7, 6, d_val, CUDA_R_32F, CUSPARSE_ORDER_ROW),
+                 CUSPARSE_STATUS_INVALID_VALUE, "ld");
+    EXPECT_FAILS(cusparseCreateDnMat(&M, 5, 7, 4, d_val, CUDA_R_32F, CUSPARSE_ORDER_COL),
+                 CUSPARSE_STATUS_INVALID_VALUE, "ld");
+    EXPECT_FAILS(cusparseCreateDnMat(&M, 5, 7, 7, d_val, CUDA_R_32F, (cusparseOrder_t)0),
+                 CUSPARSE_STATUS_INVALID_VALUE, "order");
+
+    /* getters and setters on a live descriptor, then on a destroyed one */
+    CHECK_SPARSE(cusparseCreateCsr(&A, 5, 6, 7, d_idx, d_idx + 8, d_val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                   CUSPARSE_INDEX_BASE_ONE, CUDA_R_32F));
+    int64_t r, c, nnz;
+    void *p0, *p1, *pv;
+    cusparseIndexType_t t0, t1;
+    cusparseIndexBase_t b;
+    cudaDataType vt;
+    cusparseFormat_t f;
+    CHECK_SPARSE(cusparseSpMatGetSize(A, &r, &c, &nnz));
+    cr_expect(r == 5 && c == 6 && nnz == 7);
+    CHECK_SPARSE(cusparseSpMatGetFormat(A, &f));
+    cr_expect_eq(f, CUSPARSE_FORMAT_CSR);
+    CHECK_SPARSE(cusparseCsrSetPointers(A, d_idx + 1, d_idx + 9, d_val + 1));
+    CHECK_SPARSE(cusparseCsrGet(A, &r, &c, &nnz, &p0, &p1, &pv, &t0, &t1, &b, &vt));
+    cr_expect(p0 == d_idx + 1 && p1 == d_idx + 9 && pv == d_val + 1 && b == CUSPARSE_INDEX_BASE_ONE &&
+              vt == CUDA_R_32F && t0 == CUSPARSE_INDEX_32I);
+    EXPECT_FAILS(cusparseCooGet(A, &r, &c, &nnz, &p0, &p1, &pv, &t0, &b, &vt), CUSPARSE_STATUS_INVALID_VALUE,
+                 "CSR");
+    CHECK_SPARSE(cusparseDestroySpMat(A));
+    EXPECT_FAILS(cusparseSpMatGetSize(A, &r, &c, &nnz), CUSPARSE_STATUS_INVALID_VALUE, "not a live");
+    EXPECT_FAILS(cusparseDestroySpMat(A), CUSPARSE_STATUS_INVALID_VALUE, "not a live");
+    CHECK_SPARSE(cusparseDestroySpMat(nullptr));
+    cudaFree(d_idx), cudaFree(d_val);
+}
+
+/* A 3 x 4 CSR matrix and vectors for the SpMV refusals. */
+struct small_case {
+    cusparseHandle_t h;
+    int *offsets, *columns;
+    float *values, *x, *y;
+    cusparseSpMatDescr_t A;
+    cusparseDnVecDescr_t vx, vy;
+};
+
+static void make_small(small_case *s)
+{
+    const int offsets[] = {0, 2, 2, 4}, columns[] = {0, 3, 1, 2};
+    const float values[] = {1, 2, 3, 4}, x[] = {1, 1, 1, 1}, y[] = {7, 7, 7, 7};
+    CHECK_SPARSE(cusparseCreate(&s->h));
+    CHECK_CUDA(cudaMalloc(&s->offsets, sizeof offsets));
+    CHECK_CUDA(cudaMalloc(&s->columns, sizeof columns));
+    CHECK_CUDA(cudaMalloc(&s->values, sizeof values));
+    CHECK_CUDA(cudaMalloc(&s->x, sizeof x));
+    CHECK_CUDA(cudaMalloc(&s->y, sizeof y));
+    CHECK_CUDA(cudaMemcpy(s->offsets, offsets, sizeof offsets, cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(s->columns, columns, sizeof columns, cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(s->values, values, sizeof values, cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(s->x, x, sizeof x, cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(s->y, y, sizeof y, cudaMemcpyHostToDevice));
+    CHECK_SPARSE(cusparseCreateCsr(&s->A, 3, 4, 4, s->offsets, s->columns, s->values, CUSPARSE_INDEX_32I,
+                                   CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+    CHECK_SPARSE(cusparseCreateDnVec(&s->vx, 4, s->x, CUDA_R_32F));
+    CHECK_SPARSE(cusparseCreateDnVec(&s->vy, 3, s->y, CUDA_R_32F));
+}
+
+static void expect_y_untouched(const small_case &s, const char *after)
+{
+    float y[4];
+    CHECK_CUDA(cudaMemcpy(y, s.y, sizeof y, cudaMemcpyDeviceToHost));
+    for (float v : y)
+        cr_expect_eq(v, 7.0f, "y was written by a refused %s", after);
+}
+
+Test(cusparse, bad_spmv_arguments_are_refused_and_leave_y_alone)
+{
+    small_case s;
+    make_small(&s);
+    const float one = 1.0f, zero = 0.0f;
+    const cusparseOperation_t N = CUSPARSE_OPERATION_NON_TRANSPOSE;
+    EXPECT_FAILS(cusparseSpMV(s.h, N, &one, s.A, s.vy, &zero, s.vy, CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, nullptr),
+                 CUSPARSE_STATUS_INVALID_VALUE, "vecX");
+    EXPECT_FAILS(cusparseSpMV(s.h, CUSPARSE_OPERATION_TRANSPOSE, &one, s.A, s.vx, &zero, s.vy, CUDA_R_32F,
+                              CUSPARSE_SPMV_ALG_DEFAULT, nullptr),
+                 CUSPARSE_STATUS_INVALID_VALUE, "vecX");
+    EXPECT_FAILS(cusparseSpMV(s.h, (cusparseOperation_t)7, &one, s.A, s.vx, &zero, s.vy, CUDA_R_32F,
+                              CUSPARSE_SPMV_ALG_DEFAULT, nullptr),
+                 CUSPARSE_STATUS_INVALID_VALUE, "opA");
+    EXPECT_FAILS(cusparseSpMV(s.h, N, &one, s.A, s.vx, &zero, s.vy, CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, nullptr),
+                 CUSPARSE_STATUS_NOT_SUPPORTED, "computeType");
+    EXPECT_FAILS(cusparseSpMV(s.h, N, &one, s.A, s.vx, &zero, s.vy, CUDA_R_32F, CUSPARSE_SPMV_COO_ALG1, nullptr),
+                 CUSPARSE_STATUS_NOT_SUPPORTED, "alg");
+    EXPECT_FAILS(cusparseSpMV(s.h, N, &one, s.A, s.vx, &zero, s.vy, CUDA_R_32F, (cusparseSpMVAlg_t)99, nullptr),
+                 CUSPARSE_STATUS_INVALID_VALUE, "alg");
+    EXPECT_FAILS(cusparseSpMV(s.h, N, nullptr, s.A, s.vx, &zero, s.vy, CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, nullptr),
+                 CUSPARSE_STATUS_INVALID_VALUE, "alpha");
+    EXPECT_FAILS(cusparseSpMV(s.h, N, s.x, s.A, s.vx, &zero, s.vy, CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, nullptr),
+                 CUSPARSE_STATUS_INVALID_VALUE, "CUSPARSE_POINTER_MODE_HOST");
+    EXPECT_FAILS(cusparseSpMV_bufferSize(s.h, N, &one, s.A, s.vx, &zero, s.vy, CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT,
+                                         nullptr),
+                 CUSPARSE_STATUS_INVALID_VALUE, "bufferSize");
+    EXPECT_FAILS(cusparseSpMV(nullptr, N, &one, s.A, s.vx, &zero, s.vy, CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, nullptr),
+                 CUSPARSE_STATUS_NOT_INITIALIZED, "handle");
+    /* mixed value types */
+    double *xd;
+    cusparseDnVecDescr_t vxd;
+    CHECK_CUDA(cudaMalloc(&xd, 4 * sizeof(double)));
+    CHECK_SPARSE(cusparseCreateDnVec(&vxd, 4, xd, CUDA_R_64F));
+    EXPECT_FAILS(cusparseSpMV(s.h, N, &one, s.A, vxd, &zero, s.vy, CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, nullptr),
+                 CUSPARSE_STATUS_NOT_SUPPORTED, "vecX");
+    /* host memory where device memory must be */
+    float host_x[4] = {1, 1, 1, 1};
+    cusparseDnVecDescr_t vxh;
+    CHECK_SPARSE(cusparseCreateDnVec(&vxh, 4, host_x, CUDA_R_32F));
+    EXPECT_FAILS(cusparseSpMV(s.h, N, &one, s.A, vxh, &zero, s.vy, CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, nullptr),
+                 CUSPARSE_STATUS_INVALID_VALUE, "vecX's values");
+    /* a descriptor that is gone */
+    CHECK_SPARSE(cusparseDestroyDnVec(vxh));
+    EXPECT_FAILS(cusparseSpMV(s.h, N, &one, s.A, vxh, &zero, s.vy, CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, nullptr),
+                 CUSPARSE_STATUS_INVALID_VALUE, "vecX");
+    /* arrays shorter than the descriptor says: nnz 4 claimed as 40 */
+    cusparseSpMatDescr_t big;
+    CHECK_SPARSE(cusparseCreateCsr(&big, 3, 4, 40, s.offsets, s.columns, s.values, CUSPARSE_INDEX_32I,
+                                   CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+    EXPECT_FAILS(cusparseSpMV(s.h, N, &one, big, s.vx, &zero, s.vy, CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, nullptr),
+                 CUSPARSE_STATUS_INVALID_VALUE, "csrColInd");
+    cusparseDestroySpMat(big);
+    expect_y_untouched(s, "call");
+
+    /* a column index out of range, then offsets that decrease: found while
+     * computing, and y is still not written */
+    int bad_column = 4;
+    CHECK_CUDA(cudaMemcpy(s.columns + 2, &bad_column, sizeof bad_column, cudaMemcpyHostToDevice));
+    EXPECT_FAILS(cusparseSpMV(s.h, N, &one, s.A, s.vx, &zero, s.vy, CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, nullptr),
+                 CUSPARSE_STATUS_INVALID_VALUE, "csrColInd[2] = 4");
+    expect_y_untouched(s, "SpMV with a column out of range");
+    const int bad_offsets[] = {0, 3, 2, 4}, good_columns[] = {0, 3, 1, 2};
+    CHECK_CUDA(cudaMemcpy(s.columns, good_columns, sizeof good_columns, cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(s.offsets, bad_offsets, sizeof bad_offsets, cudaMemcpyHostToDevice));
+    EXPECT_FAILS(cusparseSpMV(s.h, N, &one, s.A, s.vx, &zero, s.vy, CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, nullptr),
+                 CUSPARSE_STATUS_INVALID_VALUE, "csrRowOffsets[2]");
+    expect_y_untouched(s, "SpMV with decreasing offsets");
+
+    cusparseDestroyDnVec(vxd), cudaFree(xd);
+    cusparseDestroySpMat(s.A), cusparseDestroyDnVec(s.vx), cusparseDestroyDnVec(s.vy);
+    cudaFree(s.offsets), cudaFree(s.columns), cudaFree(s.values), cudaFree(s.x), cudaFree(s.y);
+    CHECK_SPARSE(cusparseDestroy(s.h));
+}
+
+Test(cusparse, bad_spmm_arguments_are_refused)
+{
+    small_case s;
+    make_small(&s);
+    const float one = 1.0f, zero = 0.0f;
+    const cusparseOperation_t N = CUSPARSE_OPERATION_NON_TRANSPOSE;
+    float *dB, *dC;
+    CHECK_CUDA(cudaMalloc(&dB, 64 * sizeof(float)));
+    CHECK_CUDA(cudaMalloc(&dC, 64 * sizeof(float)));
+    cusparseDnMatDescr_t B, C, Cwrong;
+    CHECK_SPARSE(cusparseCreateDnMat(&B, 4, 5, 5, dB, CUDA_R_32F, CUSPARSE_ORDER_ROW));
+    CHECK_SPARSE(cusparseCreateDnMat(&C, 3, 5, 3, dC, CUDA_R_32F, CUSPARSE_ORDER_COL));
+    CHECK_SPARSE(cusparseCreateDnMat(&Cwrong, 3, 4, 3, dC, CUDA_R_32F, CUSPARSE_ORDER_COL));
+    size_t bytes = 99;
+    CHECK_SPARSE(cusparseSpMM_bufferSize(s.h, N, N, &one, s.A, B, &zero, C, CUDA_R_32F, CUSPARSE_SPMM_ALG_DEFAULT,
+                                         &bytes));
+    EXPECT_FAILS(cusparseSpMM(s.h, N, N, &one, s.A, B, &zero, Cwrong, CUDA_R_32F, CUSPARSE_SPMM_ALG_DEFAULT, nullptr),
+                 CUSPARSE_STATUS_INVALID_VALUE, "matC");
+    EXPECT_FAILS(cusparseSpMM(s.h, N, CUSPARSE_OPERATION_TRANSPOSE, &one, s.A, B, &zero, C, CUDA_R_32F,
+                              CUSPARSE_SPMM_ALG_DEFAULT, nullptr),
+                 CUSPARSE_STATUS_INVALID_VALUE, "op(B)");
+    EXPECT_FAILS(cusparseSpMM(s.h, N, (cusparseOperation_t)5, &one, s.A, B, &zero, C, CUDA_R_32F,
+                              CUSPARSE_SPMM_ALG_DEFAULT, nullptr),
+                 CUSPARSE_STATUS_INVALID_VALUE, "opB");
+    EXPECT_FAILS(cusparseSpMM(s.h, N, N, &one, s.A, B, &zero, C, CUDA_R_32F, CUSPARSE_SPMM_COO_ALG2, nullptr),
+                 CUSPARSE_STATUS_NOT_SUPPORTED, "alg");
+    EXPECT_FAILS(cusparseSpMM(s.h, N, N, &one, s.A, B, &zero, C, CUDA_R_32F, CUSPARSE_SPMM_BLOCKED_ELL_ALG1, nullptr),
+                 CUSPARSE_STATUS_NOT_SUPPORTED, "alg");
+    cusparseDestroyDnMat(Cwrong);
+    EXPECT_FAILS(cusparseSpMM(s.h, N, N, &one, s.A, B, &zero, Cwrong, CUDA_R_32F, CUSPARSE_SPMM_ALG_DEFAULT, nullptr),
+                 CUSPARSE_STATUS_INVALID_VALUE, "matC");
+    cusparseDestroyDnMat(B), cusparseDestroyDnMat(C), cudaFree(dB), cudaFree(dC);
+    cusparseDestroySpMat(s.A), cusparseDestroyDnVec(s.vx), cusparseDestroyDnVec(s.vy);
+    cudaFree(s.offsets), cudaFree(s.columns), cudaFree(s.values), cudaFree(s.x), cudaFree(s.y);
+    CHECK_SPARSE(cusparseDestroy(s.h));
+}
+
+/* ---- a student's program, built with slcc -lcusparse ---------------------- */
+
+static int run(const std::vector<std::string> &args, std::string *out)
+{
+    int fd[2];
+    cr_assert_eq(pipe(fd), 0, "pipe");
+    pid_t pid = fork();
+    cr_assert(pid >= 0, "fork");
+    if (pid == 0) {
+        dup2(fd[1], 1);
+        dup2(fd[1], 2);
+        close(fd[0]);
+        close(fd[1]);
+        std::vector<char *> argv;
+        for (const auto &a : args)
+            argv.push_back(const_cast<char *>(a.c_str()));
+        argv.push_back(nullptr);
+        execv(argv[0], argv.data());
+        _exit(127);
+    }
+    close(fd[1]);
+    char buf[4096];
+    ssize_t got;
+    while ((got = read(fd[0], buf, sizeof buf)) > 0)
+        out->append(buf, (size_t)got);
+    close(fd[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+#ifdef CUSPARSE_PROGRAM
+Test(cusparse, slcc_builds_a_student_style_cusparse_program, .timeout = 280)
+{
+    unsigned seed = test_seed();
+    char dir[] = "/tmp/test_emu_cusparse.XXXXXX";
+    cr_assert_not_null(mkdtemp(dir), "mkdtemp");
+    std::string exe = std::string(dir) + "/cusparse_program", log;
+    int rc = run({SLCC_PATH, "-O1", CUSPARSE_PROGRAM, "-lcusparse", "-o", exe}, &log);
+    cr_assert_eq(rc, 0, "slcc failed (%d):\n%s", rc, log.c_str());
+    log.clear();
+    rc = run({exe, std::to_string(seed)}, &log);
+    unlink(exe.c_str());
+    rmdir(dir);
+    cr_assert_eq(rc, 0, "the program failed (%d):\n%s", rc, log.c_str());
+    cr_assert(log.find("cusparse_program: ok") != std::string::npos, "no ok line:\n%s", log.c_str());
+}
+
+/* CUDA 11's algorithm names, which CUDA 12 removed: the build fails, as with
+ * nvcc 13, and the message names the replacement. */
+Test(cusparse, slcc_names_the_replacement_of_a_removed_algorithm_name, .timeout = 280)
+{
+    char dir[] = "/tmp/test_emu_cusparse.XXXXXX";
+    cr_assert_not_null(mkdtemp(dir), "mkdtemp");
+    const std::string src = std::string(dir) + "/old.cu", obj = std::string(dir) + "/old.o";
+    FILE *f = std::fopen(src.c_str(), "w");
+    cr_assert_not_null(f);
+    std::fputs("#include <cusparse.h>\nint main() { return (int)CUSPARSE_MV_ALG_DEFAULT; }\n", f);
+    std::fclose(f);
+    std::string log;
+    int rc = run({SLCC_PATH, "-c", src, "-o", obj}, &log);
+    unlink(src.c_str());
+    unlink(obj.c_str());
+    rmdir(dir);
+    cr_expect_neq(rc, 0, "a removed name compiled:\n%s", log.c_str());
+    cr_expect(log.find("use_CUSPARSE_SPMV_ALG_DEFAULT") != std::string::npos, "no replacement named:\n%s",
+              log.c_str());
+}
+#endif

@@ -53,6 +53,17 @@ struct block_storage {
     raw_slot<T> prefix;
 };
 
+/* A thread's items folded in order, before a block-wide reduction or scan
+ * (op by reference: the same operator object serves both). */
+template <class T, int N, class Op>
+inline T thread_fold(T (&inputs)[N], Op &op)
+{
+    T acc = inputs[0];
+    for (int i = 1; i < N; ++i)
+        acc = op(acc, inputs[i]);
+    return acc;
+}
+
 /* The checks every block primitive makes on entry; false in host code,
  * where the caller is a block of one thread. */
 inline bool enter_block(const char *what, unsigned dx, unsigned dy, unsigned dz, here where)
@@ -183,7 +194,7 @@ public:
     T Sum(T (&inputs)[ITEMS_PER_THREAD], here where = ::simtlab_emu::cub_detail::caller())
     {
         ::cub::Sum op;
-        return run(thread_fold(inputs, op), op, THREADS, "cub::BlockReduce::Sum", where);
+        return run(::simtlab_emu::cub_detail::thread_fold(inputs, op), op, THREADS, "cub::BlockReduce::Sum", where);
     }
     template <class ReductionOp>
     T Reduce(T input, ReductionOp reduction_op, here where = ::simtlab_emu::cub_detail::caller())
@@ -199,7 +210,8 @@ public:
     T Reduce(T (&inputs)[ITEMS_PER_THREAD], ReductionOp reduction_op,
              here where = ::simtlab_emu::cub_detail::caller())
     {
-        return run(thread_fold(inputs, reduction_op), reduction_op, THREADS, "cub::BlockReduce::Reduce", where);
+        return run(::simtlab_emu::cub_detail::thread_fold(inputs, reduction_op), reduction_op, THREADS,
+                   "cub::BlockReduce::Reduce", where);
     }
 
 private:
@@ -207,14 +219,6 @@ private:
     {
         return num_valid < 0 ? 0u : static_cast<unsigned>(num_valid) > THREADS ? THREADS
                                                                                : static_cast<unsigned>(num_valid);
-    }
-    template <int N, class Op>
-    static T thread_fold(T (&inputs)[N], Op &op)
-    {
-        T acc = inputs[0];
-        for (int i = 1; i < N; ++i)
-            acc = op(acc, inputs[i]);
-        return acc;
     }
     template <class Op>
     T run(const T &x, Op &op, unsigned valid, const char *what, here where)
@@ -359,7 +363,7 @@ public:
                       here where = ::simtlab_emu::cub_detail::caller())
     {
         ::cub::Sum op;
-        const result r = scan(thread_fold(input, op), op, "cub::BlockScan::ExclusiveSum", where);
+        const result r = scan_items(input, op, "cub::BlockScan::ExclusiveSum", where);
         T running = r.has_exclusive ? r.exclusive : T{};
         exclusive_items(input, output, op, running);
         block_aggregate = r.aggregate;
@@ -370,7 +374,7 @@ public:
         -> decltype(prefix_op(std::declval<T>()), void())
     {
         ::cub::Sum op;
-        const result r = scan(thread_fold(input, op), op, "cub::BlockScan::ExclusiveSum", where);
+        const result r = scan_items(input, op, "cub::BlockScan::ExclusiveSum", where);
         const T prefix = ::simtlab_emu::cub_detail::block_prefix(s_, r.aggregate, prefix_op, where);
         T running = r.has_exclusive ? op(prefix, r.exclusive) : prefix;
         exclusive_items(input, output, op, running);
@@ -386,7 +390,7 @@ public:
                       here where = ::simtlab_emu::cub_detail::caller())
     {
         ::cub::Sum op;
-        const result r = scan(thread_fold(input, op), op, "cub::BlockScan::InclusiveSum", where);
+        const result r = scan_items(input, op, "cub::BlockScan::InclusiveSum", where);
         inclusive_items(input, output, op, r.has_exclusive, r.exclusive);
         block_aggregate = r.aggregate;
     }
@@ -396,7 +400,7 @@ public:
         -> decltype(prefix_op(std::declval<T>()), void())
     {
         ::cub::Sum op;
-        const result r = scan(thread_fold(input, op), op, "cub::BlockScan::InclusiveSum", where);
+        const result r = scan_items(input, op, "cub::BlockScan::InclusiveSum", where);
         const T prefix = ::simtlab_emu::cub_detail::block_prefix(s_, r.aggregate, prefix_op, where);
         inclusive_items(input, output, op, true, r.has_exclusive ? op(prefix, r.exclusive) : prefix);
     }
@@ -411,7 +415,7 @@ public:
     void ExclusiveScan(T (&input)[N], T (&output)[N], T initial_value, ScanOp scan_op, T &block_aggregate,
                        here where = ::simtlab_emu::cub_detail::caller())
     {
-        const result r = scan(thread_fold(input, scan_op), scan_op, "cub::BlockScan::ExclusiveScan", where);
+        const result r = scan_items(input, scan_op, "cub::BlockScan::ExclusiveScan", where);
         T running = r.has_exclusive ? scan_op(initial_value, r.exclusive) : initial_value;
         exclusive_items(input, output, scan_op, running);
         block_aggregate = r.aggregate;
@@ -421,7 +425,7 @@ public:
     void ExclusiveScan(T (&input)[N], T (&output)[N], ScanOp scan_op,
                        here where = ::simtlab_emu::cub_detail::caller())
     {
-        const result r = scan(thread_fold(input, scan_op), scan_op, "cub::BlockScan::ExclusiveScan", where);
+        const result r = scan_items(input, scan_op, "cub::BlockScan::ExclusiveScan", where);
         if (r.has_exclusive) {
             T running = r.exclusive;
             exclusive_items(input, output, scan_op, running);
@@ -439,7 +443,7 @@ public:
                        here where = ::simtlab_emu::cub_detail::caller())
         -> decltype(prefix_op(std::declval<T>()), void())
     {
-        const result r = scan(thread_fold(input, scan_op), scan_op, "cub::BlockScan::ExclusiveScan", where);
+        const result r = scan_items(input, scan_op, "cub::BlockScan::ExclusiveScan", where);
         const T prefix = ::simtlab_emu::cub_detail::block_prefix(s_, r.aggregate, prefix_op, where);
         T running = r.has_exclusive ? scan_op(prefix, r.exclusive) : prefix;
         exclusive_items(input, output, scan_op, running);
@@ -455,7 +459,7 @@ public:
     void InclusiveScan(T (&input)[N], T (&output)[N], ScanOp scan_op, T &block_aggregate,
                        here where = ::simtlab_emu::cub_detail::caller())
     {
-        const result r = scan(thread_fold(input, scan_op), scan_op, "cub::BlockScan::InclusiveScan", where);
+        const result r = scan_items(input, scan_op, "cub::BlockScan::InclusiveScan", where);
         inclusive_items(input, output, scan_op, r.has_exclusive, r.exclusive);
         block_aggregate = r.aggregate;
     }
@@ -464,20 +468,12 @@ public:
                        here where = ::simtlab_emu::cub_detail::caller())
         -> decltype(prefix_op(std::declval<T>()), void())
     {
-        const result r = scan(thread_fold(input, scan_op), scan_op, "cub::BlockScan::InclusiveScan", where);
+        const result r = scan_items(input, scan_op, "cub::BlockScan::InclusiveScan", where);
         const T prefix = ::simtlab_emu::cub_detail::block_prefix(s_, r.aggregate, prefix_op, where);
         inclusive_items(input, output, scan_op, true, r.has_exclusive ? scan_op(prefix, r.exclusive) : prefix);
     }
 
 private:
-    template <int N, class Op>
-    static T thread_fold(T (&inputs)[N], Op &op)
-    {
-        T acc = inputs[0];
-        for (int i = 1; i < N; ++i)
-            acc = op(acc, inputs[i]);
-        return acc;
-    }
     /* output may alias input: each input is read before its output is written */
     template <int N, class Op>
     static void exclusive_items(T (&input)[N], T (&output)[N], Op &op, T running)
@@ -503,6 +499,12 @@ private:
     {
         return ::simtlab_emu::cub_detail::block_scan<T, THREADS, Op>(s_, x, op, what, BLOCK_DIM_X, BLOCK_DIM_Y,
                                                                       BLOCK_DIM_Z, where);
+    }
+    /* the scan of each thread's items folded in order */
+    template <int N, class Op>
+    result scan_items(T (&items)[N], Op &op, const char *what, here where)
+    {
+        return scan(::simtlab_emu::cub_detail::thread_fold(items, op), op, what, where);
     }
 
     storage &s_;

@@ -6,6 +6,7 @@
  *
  *   the handle         cusparseCreate, Destroy, SetStream, GetStream,
  *                      Set/GetPointerMode, GetVersion, GetErrorName/String
+ *   cusparseMatDescr_t the legacy descriptor's Create/Destroy/Set/Get calls
  *   sparse matrices    CSR, CSC and COO (cusparseCreateCsr/Csc/Coo and their
  *                      Const forms, Get, SetPointers, DestroySpMat,
  *                      SpMatGetSize/Format/IndexBase/Values, SpMatSetValues)
@@ -164,6 +165,11 @@ typedef enum {
 struct cusparseContext;
 typedef struct cusparseContext *cusparseHandle_t;
 
+/* The legacy API's matrix descriptor: its properties are recorded (and
+ * read back); no legacy routine that would use it is provided. */
+struct cusparseMatDescr;
+typedef struct cusparseMatDescr *cusparseMatDescr_t;
+
 struct cusparseDnVecDescr;
 struct cusparseSpMatDescr;
 struct cusparseDnMatDescr;
@@ -186,6 +192,19 @@ cusparseStatus_t CUSPARSEAPI cusparseGetStream(cusparseHandle_t handle, cudaStre
  * they are device memory, read when the call runs. */
 cusparseStatus_t CUSPARSEAPI cusparseGetPointerMode(cusparseHandle_t handle, cusparsePointerMode_t *mode);
 cusparseStatus_t CUSPARSEAPI cusparseSetPointerMode(cusparseHandle_t handle, cusparsePointerMode_t mode);
+
+/* ---- the legacy matrix descriptor (general, non-unit, lower, base 0 when
+ * made); a Get on a bad descriptor says so and returns that default ------- */
+cusparseStatus_t CUSPARSEAPI cusparseCreateMatDescr(cusparseMatDescr_t *descrA);
+cusparseStatus_t CUSPARSEAPI cusparseDestroyMatDescr(cusparseMatDescr_t descrA);
+cusparseStatus_t CUSPARSEAPI cusparseSetMatType(cusparseMatDescr_t descrA, cusparseMatrixType_t type);
+cusparseMatrixType_t CUSPARSEAPI cusparseGetMatType(const cusparseMatDescr_t descrA);
+cusparseStatus_t CUSPARSEAPI cusparseSetMatFillMode(cusparseMatDescr_t descrA, cusparseFillMode_t fillMode);
+cusparseFillMode_t CUSPARSEAPI cusparseGetMatFillMode(const cusparseMatDescr_t descrA);
+cusparseStatus_t CUSPARSEAPI cusparseSetMatDiagType(cusparseMatDescr_t descrA, cusparseDiagType_t diagType);
+cusparseDiagType_t CUSPARSEAPI cusparseGetMatDiagType(const cusparseMatDescr_t descrA);
+cusparseStatus_t CUSPARSEAPI cusparseSetMatIndexBase(cusparseMatDescr_t descrA, cusparseIndexBase_t base);
+cusparseIndexBase_t CUSPARSEAPI cusparseGetMatIndexBase(const cusparseMatDescr_t descrA);
 
 /* ---- dense vectors ------------------------------------------------------ */
 cusparseStatus_t CUSPARSEAPI cusparseCreateDnVec(cusparseDnVecDescr_t *dnVecDescr, int64_t size, void *values,

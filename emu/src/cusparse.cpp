@@ -49,6 +49,13 @@ struct cusparseSpMatDescr {
     cudaDataType type;
 };
 
+struct cusparseMatDescr {
+    cusparseMatrixType_t type;
+    cusparseFillMode_t fill;
+    cusparseDiagType_t diag;
+    cusparseIndexBase_t base;
+};
+
 struct cusparseDnVecDescr {
     int64_t size;
     void *values;
@@ -67,7 +74,7 @@ namespace sparse {
 namespace {
 
 std::mutex live_lock;
-std::unordered_set<const void *> live_handles, live_spmats, live_dnvecs, live_dnmats;
+std::unordered_set<const void *> live_handles, live_spmats, live_dnvecs, live_dnmats, live_matdescrs;
 
 cusparseStatus_t fail(cusparseStatus_t status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 cusparseStatus_t fail(cusparseStatus_t status, const char *fmt, ...)
@@ -151,6 +158,11 @@ cusparseStatus_t check_dnvec(const void *d, const char *api, const char *name = 
 cusparseStatus_t check_dnmat(const void *d, const char *api, const char *name = "dnMatDescr")
 {
     return check_live(live_dnmats, d, api, name, "dense matrix", "cusparseCreateDnMat");
+}
+
+cusparseStatus_t check_matdescr(const void *d, const char *api)
+{
+    return check_live(live_matdescrs, d, api, "descrA", "legacy matrix (cusparseMatDescr_t)", "cusparseCreateMatDescr");
 }
 
 template <class T>
@@ -811,6 +823,84 @@ cusparseStatus_t cusparseSetPointerMode(cusparseHandle_t handle, cusparsePointer
         return INVALID("cusparseSetPointerMode: mode %d is not a cusparsePointerMode_t", static_cast<int>(mode));
     handle->pointer_mode = mode;
     return CUSPARSE_STATUS_SUCCESS;
+}
+
+/* ---- the legacy matrix descriptor ---------------------------------------- */
+
+cusparseStatus_t cusparseCreateMatDescr(cusparseMatDescr_t *descrA)
+{
+    if (!descrA)
+        return INVALID("cusparseCreateMatDescr: descrA is NULL (pass the address of a cusparseMatDescr_t)");
+    cusparseMatDescr_t d = new (std::nothrow) cusparseMatDescr{CUSPARSE_MATRIX_TYPE_GENERAL, CUSPARSE_FILL_MODE_LOWER,
+                                                               CUSPARSE_DIAG_TYPE_NON_UNIT, CUSPARSE_INDEX_BASE_ZERO};
+    if (!d)
+        return CUSPARSE_STATUS_ALLOC_FAILED;
+    return register_new(live_matdescrs, d, descrA);
+}
+
+cusparseStatus_t cusparseDestroyMatDescr(cusparseMatDescr_t descrA)
+{
+    return destroy(live_matdescrs, descrA, "cusparseDestroyMatDescr", "legacy matrix");
+}
+
+cusparseStatus_t cusparseSetMatType(cusparseMatDescr_t descrA, cusparseMatrixType_t type)
+{
+    if (cusparseStatus_t st = check_matdescr(descrA, "cusparseSetMatType"))
+        return st;
+    if (static_cast<unsigned>(type) > CUSPARSE_MATRIX_TYPE_TRIANGULAR)
+        return INVALID("cusparseSetMatType: type %d is not a cusparseMatrixType_t", static_cast<int>(type));
+    descrA->type = type;
+    return CUSPARSE_STATUS_SUCCESS;
+}
+
+cusparseMatrixType_t cusparseGetMatType(const cusparseMatDescr_t descrA)
+{
+    return check_matdescr(descrA, "cusparseGetMatType") ? CUSPARSE_MATRIX_TYPE_GENERAL : descrA->type;
+}
+
+cusparseStatus_t cusparseSetMatFillMode(cusparseMatDescr_t descrA, cusparseFillMode_t fillMode)
+{
+    if (cusparseStatus_t st = check_matdescr(descrA, "cusparseSetMatFillMode"))
+        return st;
+    if (fillMode != CUSPARSE_FILL_MODE_LOWER && fillMode != CUSPARSE_FILL_MODE_UPPER)
+        return INVALID("cusparseSetMatFillMode: fillMode %d is not a cusparseFillMode_t", static_cast<int>(fillMode));
+    descrA->fill = fillMode;
+    return CUSPARSE_STATUS_SUCCESS;
+}
+
+cusparseFillMode_t cusparseGetMatFillMode(const cusparseMatDescr_t descrA)
+{
+    return check_matdescr(descrA, "cusparseGetMatFillMode") ? CUSPARSE_FILL_MODE_LOWER : descrA->fill;
+}
+
+cusparseStatus_t cusparseSetMatDiagType(cusparseMatDescr_t descrA, cusparseDiagType_t diagType)
+{
+    if (cusparseStatus_t st = check_matdescr(descrA, "cusparseSetMatDiagType"))
+        return st;
+    if (diagType != CUSPARSE_DIAG_TYPE_NON_UNIT && diagType != CUSPARSE_DIAG_TYPE_UNIT)
+        return INVALID("cusparseSetMatDiagType: diagType %d is not a cusparseDiagType_t", static_cast<int>(diagType));
+    descrA->diag = diagType;
+    return CUSPARSE_STATUS_SUCCESS;
+}
+
+cusparseDiagType_t cusparseGetMatDiagType(const cusparseMatDescr_t descrA)
+{
+    return check_matdescr(descrA, "cusparseGetMatDiagType") ? CUSPARSE_DIAG_TYPE_NON_UNIT : descrA->diag;
+}
+
+cusparseStatus_t cusparseSetMatIndexBase(cusparseMatDescr_t descrA, cusparseIndexBase_t base)
+{
+    if (cusparseStatus_t st = check_matdescr(descrA, "cusparseSetMatIndexBase"))
+        return st;
+    if (cusparseStatus_t st = check_base(base, "cusparseSetMatIndexBase"))
+        return st;
+    descrA->base = base;
+    return CUSPARSE_STATUS_SUCCESS;
+}
+
+cusparseIndexBase_t cusparseGetMatIndexBase(const cusparseMatDescr_t descrA)
+{
+    return check_matdescr(descrA, "cusparseGetMatIndexBase") ? CUSPARSE_INDEX_BASE_ZERO : descrA->base;
 }
 
 /* ---- dense vectors ------------------------------------------------------ */

@@ -602,6 +602,24 @@ Test(cusparse, bad_descriptors_are_refused_naming_the_argument)
     EXPECT_FAILS(cusparseSpMatGetSize(A, &r, &c, &nnz), CUSPARSE_STATUS_INVALID_VALUE, "not a live");
     EXPECT_FAILS(cusparseDestroySpMat(A), CUSPARSE_STATUS_INVALID_VALUE, "not a live");
     CHECK_SPARSE(cusparseDestroySpMat(nullptr));
+
+    /* the legacy descriptor records what it is told */
+    cusparseMatDescr_t legacy;
+    CHECK_SPARSE(cusparseCreateMatDescr(&legacy));
+    cr_expect_eq(cusparseGetMatType(legacy), CUSPARSE_MATRIX_TYPE_GENERAL);
+    cr_expect_eq(cusparseGetMatIndexBase(legacy), CUSPARSE_INDEX_BASE_ZERO);
+    CHECK_SPARSE(cusparseSetMatType(legacy, CUSPARSE_MATRIX_TYPE_TRIANGULAR));
+    CHECK_SPARSE(cusparseSetMatIndexBase(legacy, CUSPARSE_INDEX_BASE_ONE));
+    CHECK_SPARSE(cusparseSetMatFillMode(legacy, CUSPARSE_FILL_MODE_UPPER));
+    CHECK_SPARSE(cusparseSetMatDiagType(legacy, CUSPARSE_DIAG_TYPE_UNIT));
+    cr_expect(cusparseGetMatType(legacy) == CUSPARSE_MATRIX_TYPE_TRIANGULAR &&
+              cusparseGetMatIndexBase(legacy) == CUSPARSE_INDEX_BASE_ONE &&
+              cusparseGetMatFillMode(legacy) == CUSPARSE_FILL_MODE_UPPER &&
+              cusparseGetMatDiagType(legacy) == CUSPARSE_DIAG_TYPE_UNIT);
+    EXPECT_FAILS(cusparseSetMatType(legacy, (cusparseMatrixType_t)9), CUSPARSE_STATUS_INVALID_VALUE, "type");
+    CHECK_SPARSE(cusparseDestroyMatDescr(legacy));
+    EXPECT_FAILS(cusparseSetMatIndexBase(legacy, CUSPARSE_INDEX_BASE_ZERO), CUSPARSE_STATUS_INVALID_VALUE,
+                 "descrA");
     cudaFree(d_idx), cudaFree(d_val);
 }
 

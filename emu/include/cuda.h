@@ -82,8 +82,10 @@
 extern "C" {
 #endif
 
-typedef int CUdevice;
-typedef unsigned long long CUdeviceptr;
+typedef int CUdevice_v1;
+typedef CUdevice_v1 CUdevice;
+typedef unsigned long long CUdeviceptr_v2;
+typedef CUdeviceptr_v2 CUdeviceptr;
 typedef struct simtlab_emu_cu_context *CUcontext;
 typedef struct simtlab_emu_cu_module *CUmodule;
 typedef struct simtlab_emu_cu_function *CUfunction;

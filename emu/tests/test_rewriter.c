@@ -11,6 +11,7 @@
 #include "rewrite.h"
 
 #include <criterion/criterion.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,14 @@
 /* What follows a kernel's body (launch.hpp): its registration by address. */
 #define NOTED(name, type) " SIMTLAB_EMU_NOTE_KERNEL(" name ", " type ")"
 
+/* The output past the report of code that says volatile, if it is there
+ * (the_first_line_reports_volatile_outside_asm tests it). */
+static const char *past_volatile_report(const char *out)
+{
+    const size_t n = strlen(SL_REWRITE_SAYS_VOLATILE);
+    return strncmp(out, SL_REWRITE_SAYS_VOLATILE, n) == 0 ? out + n : out;
+}
+
 /* Rewrites `src` as t.cu, requires success and the prologue, and returns
  * the rest (static storage: one result at a time). */
 static const char *rewrite(const char *src)
@@ -31,8 +40,9 @@ static const char *rewrite(const char *src)
     int rc = sl_rewrite(src, strlen(src), "t.cu", &out, err, sizeof err);
     cr_assert_eq(rc, 0, "rewriting failed: %s\nsource:\n%s", err, src);
     cr_assert_eq(out.data[out.len], '\0');
-    cr_assert_eq(strncmp(out.data, PROLOGUE, strlen(PROLOGUE)), 0, "prologue:\n%s", out.data);
-    return out.data + strlen(PROLOGUE);
+    const char *text = past_volatile_report(out.data);
+    cr_assert_eq(strncmp(text, PROLOGUE, strlen(PROLOGUE)), 0, "prologue:\n%s", out.data);
+    return text + strlen(PROLOGUE);
 }
 
 /* Rewrites `src`, requires failure with nothing in *out, returns the message. */
@@ -90,6 +100,51 @@ Test(rewriter, prologue_defines_the_tu_includes_the_runtime_and_names_the_input)
 Test(rewriter, empty_input_gives_the_prologue_only)
 {
     cr_assert_str_eq(rewrite(""), "");
+}
+
+/* Whether sl_rewrite reports that `src` says volatile; the rest of the
+ * output is the same either way. */
+static bool reports_volatile(const char *src)
+{
+    sl_outbuf out = {0};
+    char err[256];
+    cr_assert_eq(sl_rewrite(src, strlen(src), "t.cu", &out, err, sizeof err), 0, "%s", err);
+    const char *text = past_volatile_report(out.data);
+    cr_assert_eq(strncmp(text, PROLOGUE, strlen(PROLOGUE)), 0, "prologue:\n%s", out.data);
+    const bool says = text != out.data;
+    sl_outbuf_free(&out);
+    return says;
+}
+
+/* slcc builds code that says volatile in lock step (warp-synchronous
+ * code); the rewriter, which has read every token, reports it on the
+ * output's first line: `volatile` in code or a #define body, not right
+ * after asm, __asm or __asm__, not in comments, literals or #if 0. */
+Test(rewriter, the_first_line_reports_volatile_outside_asm)
+{
+    static const char *const says[] = {
+        "__device__ int f(volatile int *p) { return *p; }\n",
+        "__global__ void k() { volatile __shared__ int s[32]; s[0] = 1; }\n",
+        "int volatile x;\n",
+        "#define VOL volatile\nVOL int x;\n",
+        "#define LOAD(p) \\\n  (*(volatile int *)(p))\n",
+        "asm(\"nop\");\nvolatile int y;\n",
+        "__device__ void f() { asm volatile(\"\"); int volatile v = 0; }\n",
+    };
+    static const char *const says_not[] = {
+        "",
+        "__device__ void f() { asm volatile(\"membar.gl;\" ::: \"memory\"); }\n",
+        "__device__ void f() { __asm__ volatile(\"\"); __asm volatile(\"\"); }\n",
+        "__device__ void f() { asm /* a barrier */\n  volatile(\"\"); }\n",
+        "// volatile\n/* volatile */ const char *s = \"volatile\"; char c = 'v';\n",
+        "int volatile_count; __volatile__ int z;\n",
+        "#if 0\nvolatile int x; // don't\n#endif\n",
+        "#define ASM_V asm volatile\n#define NAME \"volatile\"\n#pragma volatile\n",
+    };
+    for (size_t i = 0; i < sizeof says / sizeof says[0]; i++)
+        cr_assert(reports_volatile(says[i]), "not reported:\n%s", says[i]);
+    for (size_t i = 0; i < sizeof says_not / sizeof says_not[0]; i++)
+        cr_assert(!reports_volatile(says_not[i]), "reported:\n%s", says_not[i]);
 }
 
 /* ---- launches ------------------------------------------------------------ */
@@ -736,10 +791,31 @@ static const char *rewrite_tree(const sl_include_opts *opts, const char **deps)
     char prologue[512];
     snprintf(prologue, sizeof prologue,
              "#define SIMTLAB_EMU_KERNEL_TU 1\n#include <cuda_runtime.h>\n#include <simtlab_emu/host_fn.h>\n#line 1 \"%s\"\n", main_cu);
-    cr_assert_eq(strncmp(out.data, prologue, strlen(prologue)), 0, "prologue:\n%s", out.data);
+    const char *text = past_volatile_report(out.data);
+    cr_assert_eq(strncmp(text, prologue, strlen(prologue)), 0, "prologue:\n%s", out.data);
     if (deps)
         *deps = dep.data ? dep.data : "";
-    return out.data + strlen(prologue);
+    return text + strlen(prologue);
+}
+
+/* The report covers the headers put in: a .cu that says nothing volatile
+ * itself, with a warp reduction in its header, is reported; with the
+ * header's volatile in a comment only, it is not. */
+Test(rewriter, a_header_that_says_volatile_is_reported_for_the_file, .init = make_scratch)
+{
+    const char *main_cu = scratch_path("main.cu");
+    const char *headers[] = {"__device__ void last_warp(volatile int *s, int t) { s[t] += s[t + 16]; }\n",
+                             "// no volatile here\n__device__ void last_warp(int *s, int t) { s[t] += s[t + 16]; }\n"};
+    for (int h = 0; h < 2; h++) {
+        write_scratch("warp.cuh", headers[h]);
+        write_scratch("main.cu", "#include \"warp.cuh\"\nint b;\n");
+        sl_outbuf out = {0};
+        char err[512];
+        cr_assert_eq(sl_rewrite_tree(main_cu, NULL, &out, NULL, err, sizeof err), 0, "%s", err);
+        const bool says = past_volatile_report(out.data) != out.data;
+        cr_assert_eq(says, h == 0, "header %d: %s", h, out.data);
+        sl_outbuf_free(&out);
+    }
 }
 
 /* A .cuh beside the .cu with a __shared__ declaration and a launch is

@@ -324,6 +324,8 @@ static int edit_order(const void *a, const void *b)
 
 static void emit_prologue(const rw *r, strbuf *sb)
 {
+    if (r->says_volatile || (r->inc && include_says_volatile(r->inc)))
+        sb_puts(sb, SL_REWRITE_SAYS_VOLATILE);
     sb_puts(sb, "#define SIMTLAB_EMU_KERNEL_TU 1\n#include <cuda_runtime.h>\n#include <simtlab_emu/host_fn.h>\n#line 1 \"");
     sb_put_escaped(sb, r->path, strlen(r->path));
     sb_puts(sb, "\"\n");
@@ -381,6 +383,10 @@ int rewrite_source(const char *src, size_t len, const char *path, bool prologue,
     int rc = lex(&r);
     if (rc == 0)
         rc = match_all(&r);
+    if (rc == 0)
+        r.says_volatile = code_says_volatile(&r);
+    if (r.says_volatile && inc)
+        include_note_volatile(inc);
     if (rc == 0)
         rc = scan_kernels(&r);
     if (rc == 0)

@@ -37,6 +37,13 @@ typedef struct sl_outbuf {
 
 void sl_outbuf_free(sl_outbuf *out);
 
+/* The first line of the output when the code says `volatile` other than in
+ * `asm volatile` (in its tokens or a #define body, in the file or a header
+ * put in): warp-synchronous code, which slcc builds in lock step
+ * (emu/src/lockstep_hooks.cpp). A comment: the prologue's #line keeps the
+ * numbering. */
+#define SL_REWRITE_SAYS_VOLATILE "// slrewrite: the code says volatile (slcc builds it in lock step)\n"
+
 /* Rewrites `len` bytes of CUDA source `src`. `path` names the input in the
  * `#line` of the prologue and in messages (NULL: "<input>").
  * Returns 0 with the output in *out (any previous contents are freed), or -1

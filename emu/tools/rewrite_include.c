@@ -38,9 +38,12 @@ typedef struct include_ctx {
     strbuf kernel_defaults;  /* "\nname\x1frecord\n" for each kernel with default arguments */
     strbuf kernel_arities;   /* "\nname count\n" for each kernel's parameter count, all files */
     name_set hostfn_names;   /* macros and device functions of all files (rewrite_hostfn.c) */
+    bool says_volatile;      /* a file of the tree says volatile (code_says_volatile) */
 } include_ctx;
 
 struct name_set *include_hostfn_names(struct include_ctx *c) { return &c->hostfn_names; }
+void include_note_volatile(struct include_ctx *c) { c->says_volatile = true; }
+bool include_says_volatile(const struct include_ctx *c) { return c->says_volatile; }
 
 /* Kernels with default arguments declared in headers: their record
  * (rewrite_kernels.c, kernel_defaults) is known to the files that include

@@ -130,6 +130,7 @@ typedef struct rw {
     size_t lex_from, lex_line_start;
     int lex_line;
     bool in_macro;
+    bool says_volatile; /* code_says_volatile (rewrite_lex.c), for the prologue */
 } rw;
 
 #define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
@@ -190,6 +191,7 @@ static inline bool adjacent(const rw *r, size_t i)
 /* rewrite_lex.c */
 int lex(rw *r);
 int match_all(rw *r);
+bool code_says_volatile(const rw *r);
 
 /* rewrite.c */
 int add_edit_str(rw *r, size_t start, size_t end, const char *text);
@@ -224,6 +226,8 @@ bool include_knows_other_arity(const struct include_ctx *c, const char *name, si
 int include_note_kernel_defaults(struct include_ctx *c, const char *name, size_t len, const char *record);
 const char *include_kernel_defaults(const struct include_ctx *c, const char *name, size_t len);
 struct name_set *include_hostfn_names(struct include_ctx *c);
+void include_note_volatile(struct include_ctx *c);
+bool include_says_volatile(const struct include_ctx *c);
 
 /* rewrite_hostfn.c */
 bool name_set_has(const name_set *s, const char *name, size_t n, char kind);

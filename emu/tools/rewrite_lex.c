@@ -369,6 +369,68 @@ int lex(rw *r)
 }
 
 /* ======================================================================
+ * what the tokens say
+ * ====================================================================== */
+
+/* `volatile` other than right after asm, __asm or __asm__ (with no
+ * preprocessor line between) among the tokens. */
+static bool tokens_say_volatile(const rw *r)
+{
+    for (size_t i = 0; i < r->ntoks; i++)
+        if (tok_is(r, i, "volatile") &&
+            !(i > 0 && !r->toks[i].after_directive &&
+              (tok_is(r, i - 1, "asm") || tok_is(r, i - 1, "__asm") || tok_is(r, i - 1, "__asm__"))))
+            return true;
+    return false;
+}
+
+/* The same for one `#define NAME body` line (the file's tokens skip
+ * preprocessor lines), tokenized on its own when its text holds the word.
+ * A body the tokenizer refuses counts when it holds the word at all: a
+ * false match only costs speed. */
+static bool define_says_volatile(const rw *r, const directive *d)
+{
+    static const char word[] = "volatile";
+    const size_t w = sizeof word - 1;
+    size_t i = d->start + 1;
+    while (i < d->end && (r->src[i] == ' ' || r->src[i] == '\t'))
+        i++;
+    if (d->end - i < 6 || memcmp(r->src + i, "define", 6) != 0)
+        return false;
+    bool holds = false;
+    for (size_t k = i + 6; k + w <= d->end && !holds; k++)
+        holds = memcmp(r->src + k, word, w) == 0;
+    if (!holds)
+        return false;
+    char err[256];
+    rw m = {0};
+    m.src = r->src;
+    m.len = d->end;
+    m.path = r->path;
+    m.err = err;
+    m.errcap = sizeof err;
+    m.lex_from = i + 6;
+    const bool says = lex(&m) != 0 || tokens_say_volatile(&m);
+    free(m.toks);
+    free(m.directives);
+    return says;
+}
+
+/* Whether the code says `volatile` other than in `asm volatile`: in its
+ * tokens or a #define body; comments, literals and #if 0 groups do not
+ * count. sl_rewrite reports it on the output's first line
+ * (SL_REWRITE_SAYS_VOLATILE in rewrite.h). */
+bool code_says_volatile(const rw *r)
+{
+    if (tokens_say_volatile(r))
+        return true;
+    for (size_t k = 0; k < r->ndirectives; k++)
+        if (define_says_volatile(r, &r->directives[k]))
+            return true;
+    return false;
+}
+
+/* ======================================================================
  * pass 2: matching brackets
  * ====================================================================== */
 

@@ -28,6 +28,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "rewrite.h" /* SL_REWRITE_SAYS_VOLATILE */
+
 #ifndef SLCC_REWRITER
 #error "SLCC_REWRITER (the slrewrite path) must be defined by the build"
 #endif
@@ -505,54 +507,20 @@ static void push_spin_watch_flags(argvec *cmd, const options *o)
         av_push(cmd, "-g1");
 }
 
-/* Warp-synchronous code (emu/src/lockstep_hooks.cpp): a rewritten file
- * whose code says `volatile` (not `asm volatile`) is built so that each
- * volatile access calls the emulator first, which lets the lanes of a warp
- * take such accesses in turn, as a converged warp does. Comments and
- * literals are skipped; a false match only costs speed. */
-static bool ident_char(char c)
+/* Warp-synchronous code (emu/src/lockstep_hooks.cpp): a file whose code
+ * says `volatile` (not `asm volatile`), as slrewrite reports on the first
+ * line of its output, is built so that each volatile access calls the
+ * emulator first, which lets the lanes of a warp take such accesses in
+ * turn, as a converged warp does. */
+static bool rewrite_says_volatile(const char *cpp)
 {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
-static bool source_says_volatile(const char *s, size_t n)
-{
-    const char *prev_word = "";
-    size_t prev_len = 0;
-    for (size_t i = 0; i < n;) {
-        char c = s[i];
-        if (c == '/' && i + 1 < n && s[i + 1] == '/') {
-            while (i < n && s[i] != '\n')
-                i++;
-        } else if (c == '/' && i + 1 < n && s[i + 1] == '*') {
-            i += 2;
-            while (i + 1 < n && !(s[i] == '*' && s[i + 1] == '/'))
-                i++;
-            i += 2;
-        } else if (c == '"' || c == '\'') {
-            for (i++; i < n && s[i] != c; i++)
-                if (s[i] == '\\')
-                    i++;
-            i++;
-            prev_len = 0;
-        } else if (ident_char(c) && !(c >= '0' && c <= '9')) {
-            size_t b = i;
-            while (i < n && ident_char(s[i]))
-                i++;
-            if (i - b == 8 && memcmp(s + b, "volatile", 8) == 0 &&
-                !((prev_len == 3 && memcmp(prev_word, "asm", 3) == 0) ||
-                  (prev_len == 5 && memcmp(prev_word, "__asm", 5) == 0) ||
-                  (prev_len == 7 && memcmp(prev_word, "__asm__", 7) == 0)))
-                return true;
-            prev_word = s + b;
-            prev_len = i - b;
-        } else {
-            if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
-                prev_len = 0;
-            i++;
-        }
-    }
-    return false;
+    FILE *f = fopen(cpp, "rb");
+    if (!f)
+        return false;
+    char line[sizeof SL_REWRITE_SAYS_VOLATILE];
+    const bool says = fgets(line, sizeof line, f) && strcmp(line, SL_REWRITE_SAYS_VOLATILE) == 0;
+    fclose(f);
+    return says;
 }
 
 static bool lockstep_wanted(const options *o, const char *cpp)
@@ -566,29 +534,7 @@ static bool lockstep_wanted(const options *o, const char *cpp)
     for (size_t k = 0; k < o->codegen.n; k++)
         if (strncmp(o->codegen.v[k], "-fsanitize", 10) == 0)
             return false;
-    FILE *f = fopen(cpp, "rb");
-    if (!f)
-        return false;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    bool found = false;
-    if (buf) {
-        size_t got;
-        while ((got = fread(buf + n, 1, cap - n, f)) > 0) {
-            n += got;
-            if (n == cap) {
-                char *more = realloc(buf, cap * 2);
-                if (!more)
-                    break;
-                buf = more;
-                cap *= 2;
-            }
-        }
-        found = source_says_volatile(buf, n);
-        free(buf);
-    }
-    fclose(f);
-    return found;
+    return rewrite_says_volatile(cpp);
 }
 
 static void push_lockstep_flags(argvec *cmd)

@@ -21,6 +21,7 @@
 #include "runtime_internal.hpp"
 
 #include <cinttypes>
+#include <cstdint>
 #include <cstdio>
 #include <new>
 #include <utility>
@@ -30,12 +31,16 @@ namespace simtlab_emu {
 namespace sparse {
 namespace {
 
-/* `count` elements of `bytes` each at p, inside one device allocation. */
+/* `count` elements of `bytes` each at p, inside one device allocation; a
+ * count below 0 is one that overflowed (sizes no memory holds). */
 cusparseStatus_t check_array(const void *p, int64_t count, std::size_t bytes, const char *api, const char *owner,
                              const char *name)
 {
-    if (count <= 0)
+    if (count == 0)
         return CUSPARSE_STATUS_SUCCESS;
+    if (count < 0 || static_cast<uint64_t>(count) > SIZE_MAX / bytes)
+        return INVALID("%s: %s's %s would span more elements than any memory holds (its sizes or ld are too large)",
+                       api, owner, name);
     if (!p)
         return INVALID("%s: %s's %s is NULL, but it needs %" PRId64 " elements", api, owner, name, count);
     char what[192];
@@ -48,9 +53,8 @@ cusparseStatus_t check_array(const void *p, int64_t count, std::size_t bytes, co
 cusparseStatus_t check_sparse_memory(const cusparseSpMatDescr &A, const char *api, const char *owner)
 {
     const array_names n = names_of(A.format);
-    const int64_t p0_count = A.format == CUSPARSE_FORMAT_CSR   ? A.rows + 1
-                             : A.format == CUSPARSE_FORMAT_CSC ? A.cols + 1
-                                                               : A.nnz;
+    const int64_t outer = A.format == CUSPARSE_FORMAT_CSR ? A.rows : A.cols;
+    const int64_t p0_count = A.format == CUSPARSE_FORMAT_COO ? A.nnz : outer == INT64_MAX ? -1 : outer + 1;
     cusparseStatus_t st;
     if ((st = check_array(A.p0, p0_count, index_bytes(A.p0_type), api, owner, n.p0)) ||
         (st = check_array(A.p1, A.nnz, index_bytes(A.p1_type), api, owner, n.p1)) ||
@@ -59,12 +63,17 @@ cusparseStatus_t check_sparse_memory(const cusparseSpMatDescr &A, const char *ap
     return CUSPARSE_STATUS_SUCCESS;
 }
 
-/* Elements a dense matrix spans. */
+/* Elements a dense matrix spans; -1 if that overflows. */
 int64_t dense_extent(const cusparseDnMatDescr &M)
 {
     if (M.rows == 0 || M.cols == 0)
         return 0;
-    return M.order == CUSPARSE_ORDER_COL ? M.ld * (M.cols - 1) + M.rows : M.ld * (M.rows - 1) + M.cols;
+    const bool col = M.order == CUSPARSE_ORDER_COL;
+    int64_t span;
+    if (__builtin_mul_overflow(M.ld, (col ? M.cols : M.rows) - 1, &span) ||
+        __builtin_add_overflow(span, col ? M.rows : M.cols, &span))
+        return -1;
+    return span;
 }
 
 bool valid_op(cusparseOperation_t op)

@@ -714,6 +714,12 @@ Test(cusparse, bad_spmv_arguments_are_refused_and_leave_y_alone)
     EXPECT_FAILS(cusparseSpMV(s.h, N, &one, big, s.vx, &zero, s.vy, CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, nullptr),
                  CUSPARSE_STATUS_INVALID_VALUE, "csrColInd");
     cusparseDestroySpMat(big);
+    /* sizes whose bytes overflow */
+    CHECK_SPARSE(cusparseCreateCsr(&big, 3, 4, (int64_t)1 << 62, s.offsets, s.columns, s.values, CUSPARSE_INDEX_32I,
+                                   CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+    EXPECT_FAILS(cusparseSpMV(s.h, N, &one, big, s.vx, &zero, s.vy, CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, nullptr),
+                 CUSPARSE_STATUS_INVALID_VALUE, "more elements than any memory holds");
+    cusparseDestroySpMat(big);
     expect_y_untouched(s, "call");
 
     /* a column index out of range, then offsets that decrease: found while
@@ -764,6 +770,11 @@ Test(cusparse, bad_spmm_arguments_are_refused)
                  CUSPARSE_STATUS_NOT_SUPPORTED, "alg");
     EXPECT_FAILS(cusparseSpMM(s.h, N, N, &one, s.A, B, &zero, C, CUDA_R_32F, CUSPARSE_SPMM_BLOCKED_ELL_ALG1, nullptr),
                  CUSPARSE_STATUS_NOT_SUPPORTED, "alg");
+    cusparseDnMatDescr_t Chuge;
+    CHECK_SPARSE(cusparseCreateDnMat(&Chuge, 3, 5, INT64_MAX / 2, dC, CUDA_R_32F, CUSPARSE_ORDER_COL));
+    EXPECT_FAILS(cusparseSpMM(s.h, N, N, &one, s.A, B, &zero, Chuge, CUDA_R_32F, CUSPARSE_SPMM_ALG_DEFAULT, nullptr),
+                 CUSPARSE_STATUS_INVALID_VALUE, "matC's values would span");
+    cusparseDestroyDnMat(Chuge);
     cusparseDestroyDnMat(Cwrong);
     EXPECT_FAILS(cusparseSpMM(s.h, N, N, &one, s.A, B, &zero, Cwrong, CUDA_R_32F, CUSPARSE_SPMM_ALG_DEFAULT, nullptr),
                  CUSPARSE_STATUS_INVALID_VALUE, "matC");

@@ -176,8 +176,11 @@ struct device_sparse {
     }
 };
 
+/* `unsorted`: indices in descending order within each row (CSR) or column
+ * (CSC), as spmv.cu-style readers that prepend to a list leave them, and
+ * COO entries from the last row to the first. */
 static void upload(const entries &e, cusparseFormat_t f, cusparseIndexType_t it, cusparseIndexBase_t base,
-                   cudaDataType t, device_sparse *out)
+                   cudaDataType t, device_sparse *out, bool unsorted = false)
 {
     const int64_t b = base == CUSPARSE_INDEX_BASE_ONE ? 1 : 0, nnz = (int64_t)e.v.size();
     std::vector<size_t> order(e.v.size());
@@ -185,6 +188,15 @@ static void upload(const entries &e, cusparseFormat_t f, cusparseIndexType_t it,
         order[i] = i;
     if (f == CUSPARSE_FORMAT_CSC)
         std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) { return e.c[x] < e.c[y]; });
+    if (unsorted && f == CUSPARSE_FORMAT_COO)
+        std::reverse(order.begin(), order.end());
+    else if (unsorted) {
+        const bool csr = f == CUSPARSE_FORMAT_CSR;
+        std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
+            const int64_t ox = csr ? e.r[x] : e.c[x], oy = csr ? e.r[y] : e.c[y];
+            return ox != oy ? ox < oy : (csr ? e.c[x] > e.c[y] : e.r[x] > e.r[y]);
+        });
+    }
     std::vector<int64_t> p0, p1;
     std::vector<double> v;
     for (size_t k : order)
@@ -250,12 +262,13 @@ static void check_spmv(cusparseHandle_t h, std::mt19937 &rng, const entries &e, 
                        bool beta_zero, cusparseSpMVAlg_t alg)
 {
     char what[200];
-    std::snprintf(what, sizeof what, "SpMV %s %lldx%lld nnz %zu, %s, base %d, %s, op %d, beta %s, alg %d",
-                  format_name(f), (long long)e.rows, (long long)e.cols, e.v.size(),
+    std::snprintf(what, sizeof what, "SpMV %s%s %lldx%lld nnz %zu, %s, base %d, %s, op %d, beta %s, alg %d",
+                  format_name(f), (alg + (int)base) % 2 == 1 ? " (unsorted)" : "", (long long)e.rows, (long long)e.cols, e.v.size(),
                   it == CUSPARSE_INDEX_64I ? "64I" : "32I", (int)base, t == CUDA_R_64F ? "double" : "float", (int)op,
                   beta_zero ? "0" : "random", (int)alg);
     device_sparse A;
-    upload(e, f, it, base, t, &A);
+    const bool unsorted = (alg + (int)base) % 2 == 1;
+    upload(e, f, it, base, t, &A, unsorted);
     const bool tr = op != CUSPARSE_OPERATION_NON_TRANSPOSE;
     const int64_t in = tr ? e.rows : e.cols, out = tr ? e.cols : e.rows;
     std::vector<double> x = rounded(random_values(rng, (size_t)in), t), y0;
@@ -389,7 +402,7 @@ static void check_spmm(cusparseHandle_t h, std::mt19937 &rng, const entries &e, 
                   (int)opA, (int)opB, orderB == CUSPARSE_ORDER_ROW ? "row" : "col",
                   orderC == CUSPARSE_ORDER_ROW ? "row" : "col", (long long)n, beta_zero ? "0" : "random");
     device_sparse A;
-    upload(e, f, it, base, t, &A);
+    upload(e, f, it, base, t, &A, opB == CUSPARSE_OPERATION_NON_TRANSPOSE);
     const bool ta = opA != CUSPARSE_OPERATION_NON_TRANSPOSE, tb = opB != CUSPARSE_OPERATION_NON_TRANSPOSE;
     const int64_t m = ta ? e.cols : e.rows, k = ta ? e.rows : e.cols;
     const dense B = make_dense(rng, tb ? n : k, tb ? k : n, orderB, true, t);

@@ -3,12 +3,13 @@
  *
  * What is here (emu/src/driver_*.cpp; emu/README.md, "The driver API"):
  * devices and their attributes, the primary context and contexts made with
- * cuCtxCreate, device, pinned and managed memory, copies and memsets,
- * cuMemGetAddressRange and pointer attributes, streams and events, and the
- * names and texts of every CUresult. It all runs on the same device, memory,
- * streams and events as the runtime: a CUdeviceptr from cuMemAlloc may go to
- * cudaMemcpy, a cudaStream_t is a CUstream. One device, one memory space:
- * every context shares them (the primary context model of the runtime).
+ * cuCtxCreate, device, pinned, registered and managed memory, copies (1D and
+ * 2D) and memsets, cuMemGetAddressRange and pointer attributes, streams,
+ * host functions and events, and the names and texts of every CUresult.
+ * It all runs on the same device, memory, streams and events as the
+ * runtime: a CUdeviceptr from cuMemAlloc may go to cudaMemcpy, a
+ * cudaStream_t is a CUstream. One device, one memory space: every context
+ * shares them (the primary context model of the runtime).
  *
  * Not here: a kernel can only be launched from source (<<<...>>> or
  * cudaLaunchKernel), because the emulator compiles device code as C++ and
@@ -59,6 +60,11 @@
 #define cuMemAlloc cuMemAlloc_v2
 #define cuMemFree cuMemFree_v2
 #define cuMemGetAddressRange cuMemGetAddressRange_v2
+#define cuMemAllocPitch cuMemAllocPitch_v2
+#define cuMemHostRegister cuMemHostRegister_v2
+#define cuMemcpy2D cuMemcpy2D_v2
+#define cuMemcpy2DAsync cuMemcpy2DAsync_v2
+#define cuDeviceGetUuid cuDeviceGetUuid_v2
 #define cuMemAllocHost cuMemAllocHost_v2
 #define cuMemHostGetDevicePointer cuMemHostGetDevicePointer_v2
 #define cuMemcpyHtoD cuMemcpyHtoD_v2
@@ -90,6 +96,9 @@ typedef struct simtlab_emu_cu_context *CUcontext;
 typedef struct simtlab_emu_cu_module *CUmodule;
 typedef struct simtlab_emu_cu_function *CUfunction;
 typedef struct simtlab_emu_cu_link_state *CUlinkState;
+typedef struct CUarray_st *CUarray;
+#define CUDA_CB
+typedef void(CUDA_CB *CUhostFn)(void *userData);
 typedef cudaStream_t CUstream;
 typedef cudaEvent_t CUevent;
 
@@ -426,6 +435,32 @@ typedef enum CUmemAttach_flags_enum {
 #define CU_MEMHOSTALLOC_PORTABLE 0x01
 #define CU_MEMHOSTALLOC_DEVICEMAP 0x02
 #define CU_MEMHOSTALLOC_WRITECOMBINED 0x04
+#define CU_MEMHOSTREGISTER_PORTABLE 0x01
+#define CU_MEMHOSTREGISTER_DEVICEMAP 0x02
+#define CU_MEMHOSTREGISTER_IOMEMORY 0x04
+#define CU_MEMHOSTREGISTER_READ_ONLY 0x08
+
+/* A 2D copy between host, device or unified memory (CUDA arrays are not
+ * emulated: CU_MEMORYTYPE_ARRAY is CUDA_ERROR_NOT_SUPPORTED). */
+typedef struct CUDA_MEMCPY2D_st {
+    size_t srcXInBytes;
+    size_t srcY;
+    CUmemorytype srcMemoryType;
+    const void *srcHost;
+    CUdeviceptr srcDevice;
+    CUarray srcArray;
+    size_t srcPitch;
+    size_t dstXInBytes;
+    size_t dstY;
+    CUmemorytype dstMemoryType;
+    void *dstHost;
+    CUdeviceptr dstDevice;
+    CUarray dstArray;
+    size_t dstPitch;
+    size_t WidthInBytes;
+    size_t Height;
+} CUDA_MEMCPY2D_v2;
+typedef CUDA_MEMCPY2D_v2 CUDA_MEMCPY2D;
 
 typedef enum CUjit_option_enum {
     CU_JIT_MAX_REGISTERS = 0,
@@ -520,6 +555,8 @@ CUresult cuDeviceGetName(char *name, int len, CUdevice dev);
 CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice dev);
 CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev);
 CUresult cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev, CUdevice peerDev);
+CUresult cuDeviceGetUuid_v2(CUuuid *uuid, CUdevice dev);
+CUresult cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice dev);
 /* Deprecated in CUDA 13 as in the toolkit: use cuDeviceGetAttribute with
  * CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR/MINOR. */
 SIMTLAB_EMU_CU_DEPRECATED CUresult cuDeviceComputeCapability(int *major, int *minor, CUdevice dev);
@@ -550,6 +587,10 @@ CUresult cuMemFreeHost(void *p);
 CUresult cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags);
 CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *pdptr, void *p, unsigned int Flags);
 CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flags);
+CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pPitch, size_t WidthInBytes, size_t Height,
+                            unsigned int ElementSizeBytes);
+CUresult cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int Flags);
+CUresult cuMemHostUnregister(void *p);
 CUresult cuMemGetAddressRange_v2(CUdeviceptr *pbase, size_t *psize, CUdeviceptr dptr);
 CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount);
 CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream);
@@ -559,6 +600,8 @@ CUresult cuMemcpyDtoD_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t By
 CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream);
 CUresult cuMemcpyDtoHAsync_v2(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream);
 CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream);
+CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *pCopy);
+CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *pCopy, CUstream hStream);
 CUresult cuMemsetD8_v2(CUdeviceptr dstDevice, unsigned char uc, size_t N);
 CUresult cuMemsetD16_v2(CUdeviceptr dstDevice, unsigned short us, size_t N);
 CUresult cuMemsetD32_v2(CUdeviceptr dstDevice, unsigned int ui, size_t N);
@@ -585,6 +628,7 @@ CUresult cuStreamDestroy_v2(CUstream hStream);
 CUresult cuStreamSynchronize(CUstream hStream);
 CUresult cuStreamQuery(CUstream hStream);
 CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags);
+CUresult cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData);
 CUresult cuEventCreate(CUevent *phEvent, unsigned int Flags);
 CUresult cuEventRecord(CUevent hEvent, CUstream hStream);
 CUresult cuEventSynchronize(CUevent hEvent);

@@ -109,9 +109,10 @@ CUresult driver::need_context(const char *api)
     }
     std::lock_guard<std::mutex> hold(context_lock);
     if (ctx->destroyed) {
-        runtime::diagnose("%s: the current context %p was destroyed (cuCtxDestroy on another thread)", api,
-                          static_cast<void *>(ctx));
-        return CUDA_ERROR_INVALID_CONTEXT;
+        runtime::diagnose("%s: the current context %p was destroyed with cuCtxDestroy (pop it, or make another "
+                          "one current)",
+                          api, static_cast<void *>(ctx));
+        return CUDA_ERROR_CONTEXT_IS_DESTROYED;
     }
     return CUDA_SUCCESS;
 }
@@ -261,6 +262,24 @@ CUresult cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev, CUdevice peerDe
     return r;
 }
 
+CUresult cuDeviceGetUuid_v2(CUuuid *uuid, CUdevice dev)
+{
+    if (!uuid) {
+        runtime::diagnose("cuDeviceGetUuid: uuid is NULL");
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    CUresult r = check_device(dev, "cuDeviceGetUuid");
+    if (r == CUDA_SUCCESS)
+        *uuid = device_props().uuid;
+    return r;
+}
+
+CUresult cuDeviceGetPCIBusId(char *pciBusId, int len, CUdevice dev)
+{
+    CUresult r = check_device(dev, "cuDeviceGetPCIBusId");
+    return r != CUDA_SUCCESS ? r : on_runtime([&] { return cudaDeviceGetPCIBusId(pciBusId, len, dev); });
+}
+
 CUresult cuDeviceComputeCapability(int *major, int *minor, CUdevice dev)
 {
     if (!major || !minor) {
@@ -391,12 +410,11 @@ CUresult cuCtxDestroy_v2(CUcontext ctx)
         std::lock_guard<std::mutex> hold(context_lock);
         ctx->destroyed = true;
     }
-    /* Off this thread's stack; another thread's still holds it, and its
-     * calls then say it was destroyed. */
-    auto &e = stack.entries;
-    for (std::size_t i = e.size(); i-- > 0;)
-        if (e[i] == ctx)
-            e.erase(e.begin() + static_cast<std::ptrdiff_t>(i));
+    /* Popped if it is current here, as in CUDA; where it stays on a stack
+     * (another thread's, or below this one's top) a call made while it is
+     * current says it was destroyed. */
+    if (!stack.entries.empty() && stack.entries.back() == ctx)
+        stack.entries.pop_back();
     return r;
 }
 
@@ -533,6 +551,12 @@ CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags)
 {
     CUresult r = driver::need_context("cuStreamWaitEvent");
     return r != CUDA_SUCCESS ? r : on_runtime([&] { return cudaStreamWaitEvent(hStream, hEvent, Flags); });
+}
+
+CUresult cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData)
+{
+    CUresult r = driver::need_context("cuLaunchHostFunc");
+    return r != CUDA_SUCCESS ? r : on_runtime([&] { return cudaLaunchHostFunc(hStream, fn, userData); });
 }
 
 CUresult cuEventCreate(CUevent *phEvent, unsigned int Flags)

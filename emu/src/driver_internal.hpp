@@ -19,7 +19,8 @@ namespace driver {
 CUresult result_of(cudaError_t e);
 
 /* CUDA_SUCCESS if a context is current on this thread and not destroyed;
- * else CUDA_ERROR_INVALID_CONTEXT, with a message that starts with `api`. */
+ * else CUDA_ERROR_INVALID_CONTEXT (none is current) or
+ * CUDA_ERROR_CONTEXT_IS_DESTROYED, with a message that starts with `api`. */
 CUresult need_context(const char *api);
 
 /* The context current on this thread, or the primary context if none is

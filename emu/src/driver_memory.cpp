@@ -96,7 +96,7 @@ CUresult find_range(const char *api, CUdeviceptr ptr, std::uintptr_t *base, std:
     void *pbase;
     std::size_t bytes;
     unsigned flags;
-    if (p && runtime::find_pinned(p, &pbase, &bytes, &flags)) {
+    if (p && (runtime::find_pinned(p, &pbase, &bytes, &flags) || runtime::find_registered(p, &pbase, &bytes))) {
         *base = reinterpret_cast<std::uintptr_t>(pbase), *size = bytes, *pinned = true;
         return CUDA_SUCCESS;
     }
@@ -112,8 +112,8 @@ CUresult find_range(const char *api, CUdeviceptr ptr, std::uintptr_t *base, std:
                           "it would be the module's global memory)",
                           api, ptr, s.object);
     else
-        runtime::diagnose("%s(0x%llx): not CUDA memory: no device allocation (cuMemAlloc, cudaMalloc, managed) "
-                          "or pinned host allocation holds it",
+        runtime::diagnose("%s(0x%llx): not CUDA memory: no device allocation (cuMemAlloc, cudaMalloc, managed), "
+                          "pinned host allocation or registered host range holds it",
                           api, ptr);
     return CUDA_ERROR_NOT_FOUND;
 }
@@ -210,7 +210,9 @@ CUresult pointer_attribute(void *data, CUpointer_attribute attribute, CUdevicept
             found = l.where == runtime::region::device;
             if (found)
                 base = l.alloc.base, size = l.alloc.size;
-            else if (l.where == runtime::region::host && ptr && runtime::find_pinned(as_ptr(ptr), &pb, &pbytes, &pflags))
+            else if (l.where == runtime::region::host && ptr &&
+                     (runtime::find_pinned(as_ptr(ptr), &pb, &pbytes, &pflags) ||
+                      runtime::find_registered(as_ptr(ptr), &pb, &pbytes)))
                 found = pinned = true, base = reinterpret_cast<std::uintptr_t>(pb), size = pbytes;
         } else {
             found = find_range(api, ptr, &base, &size, &managed, &pinned, &serial) == CUDA_SUCCESS;
@@ -318,6 +320,34 @@ CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flag
     return simtlab_emu_cu_mem_alloc_managed_at(dptr, bytesize, flags, nullptr, 0);
 }
 
+/* Rows of WidthInBytes, each starting at a multiple of the pitch the
+ * runtime chooses; ElementSizeBytes (4, 8 or 16) is the widest access a
+ * kernel makes, which the runtime's pitch already suits. */
+CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pPitch, size_t WidthInBytes, size_t Height,
+                            unsigned int ElementSizeBytes)
+{
+    if (!dptr || !pPitch) {
+        runtime::diagnose("cuMemAllocPitch: %s is NULL", !dptr ? "dptr" : "pPitch");
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    *dptr = 0;
+    if (ElementSizeBytes != 4 && ElementSizeBytes != 8 && ElementSizeBytes != 16) {
+        runtime::diagnose("cuMemAllocPitch: ElementSizeBytes %u must be 4, 8 or 16", ElementSizeBytes);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    if (WidthInBytes == 0 || Height == 0) {
+        runtime::diagnose("cuMemAllocPitch: a %zu x %zu allocation is empty", WidthInBytes, Height);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    CUresult r = driver::need_context("cuMemAllocPitch");
+    if (r != CUDA_SUCCESS)
+        return r;
+    void *p = nullptr;
+    r = on_runtime([&] { return cudaMallocPitch(&p, pPitch, WidthInBytes, Height); });
+    *dptr = static_cast<CUdeviceptr>(reinterpret_cast<std::uintptr_t>(p));
+    return r;
+}
+
 CUresult cuMemFree_v2(CUdeviceptr dptr)
 {
     CUresult r = driver::need_context("cuMemFree");
@@ -342,6 +372,18 @@ CUresult cuMemFreeHost(void *p)
     return r != CUDA_SUCCESS ? r : on_runtime([&] { return cudaFreeHost(p); });
 }
 
+CUresult cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int Flags)
+{
+    CUresult r = driver::need_context("cuMemHostRegister");
+    return r != CUDA_SUCCESS ? r : on_runtime([&] { return cudaHostRegister(p, bytesize, Flags); });
+}
+
+CUresult cuMemHostUnregister(void *p)
+{
+    CUresult r = driver::need_context("cuMemHostUnregister");
+    return r != CUDA_SUCCESS ? r : on_runtime([&] { return cudaHostUnregister(p); });
+}
+
 CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *pdptr, void *p, unsigned int Flags)
 {
     if (!pdptr) {
@@ -360,7 +402,8 @@ CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *pdptr, void *p, unsigned int 
 
 /* The allocation that contains dptr, anywhere in it: its start and the
  * bytes asked for. A pinned host block gives its mapped bytes (whole
- * pages). Either output may be NULL. */
+ * pages), a registered range the bytes registered. Either output may be
+ * NULL. */
 CUresult cuMemGetAddressRange_v2(CUdeviceptr *pbase, size_t *psize, CUdeviceptr dptr)
 {
     CUresult r = driver::need_context("cuMemGetAddressRange");
@@ -444,6 +487,70 @@ CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size
     return r != CUDA_SUCCESS ? r : on_runtime([&] {
         return cudaMemcpyAsync(as_ptr(dstDevice), as_ptr(srcDevice), ByteCount, cudaMemcpyDeviceToDevice, hStream);
     });
+}
+
+/* One side of a CUDA_MEMCPY2D: its first byte, or why there is none. */
+static CUresult side_2d(const char *api, const char *side, CUmemorytype type, const void *host, CUdeviceptr device,
+                        size_t x, size_t y, size_t pitch, const void **start, bool *on_device)
+{
+    switch (type) {
+    case CU_MEMORYTYPE_HOST: *start = host, *on_device = false; break;
+    case CU_MEMORYTYPE_DEVICE:
+    case CU_MEMORYTYPE_UNIFIED: *start = as_ptr(device), *on_device = true; break;
+    case CU_MEMORYTYPE_ARRAY:
+        runtime::diagnose("%s: %sMemoryType is CU_MEMORYTYPE_ARRAY: the emulator has no CUDA arrays", api, side);
+        return CUDA_ERROR_NOT_SUPPORTED;
+    default:
+        runtime::diagnose("%s: %sMemoryType %d is not a CUmemorytype", api, side, static_cast<int>(type));
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    if (!*start) {
+        runtime::diagnose("%s: the %s pointer is NULL", api, side);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    *start = static_cast<const char *>(*start) + y * pitch + x;
+    return CUDA_SUCCESS;
+}
+
+/* cuMemcpy2D(Async): the runtime's 2D copy, in the direction the memory
+ * types name (unified memory: as the pointers say). */
+static CUresult copy_2d(const char *api, const CUDA_MEMCPY2D *c, CUstream stream, bool async)
+{
+    if (!c) {
+        runtime::diagnose("%s: pCopy is NULL", api);
+        return CUDA_ERROR_INVALID_VALUE;
+    }
+    CUresult r = driver::need_context(api);
+    if (r != CUDA_SUCCESS)
+        return r;
+    const void *src, *dst;
+    bool src_dev, dst_dev;
+    r = side_2d(api, "src", c->srcMemoryType, c->srcHost, c->srcDevice, c->srcXInBytes, c->srcY, c->srcPitch, &src,
+                &src_dev);
+    if (r == CUDA_SUCCESS)
+        r = side_2d(api, "dst", c->dstMemoryType, c->dstHost, c->dstDevice, c->dstXInBytes, c->dstY, c->dstPitch,
+                    &dst, &dst_dev);
+    if (r != CUDA_SUCCESS)
+        return r;
+    cudaMemcpyKind kind = src_dev ? (dst_dev ? cudaMemcpyDeviceToDevice : cudaMemcpyDeviceToHost)
+                                  : (dst_dev ? cudaMemcpyHostToDevice : cudaMemcpyHostToHost);
+    if (c->srcMemoryType == CU_MEMORYTYPE_UNIFIED || c->dstMemoryType == CU_MEMORYTYPE_UNIFIED)
+        kind = cudaMemcpyDefault;
+    void *to = const_cast<void *>(dst);
+    return on_runtime([&] {
+        return async ? cudaMemcpy2DAsync(to, c->dstPitch, src, c->srcPitch, c->WidthInBytes, c->Height, kind, stream)
+                     : cudaMemcpy2D(to, c->dstPitch, src, c->srcPitch, c->WidthInBytes, c->Height, kind);
+    });
+}
+
+CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *pCopy)
+{
+    return copy_2d("cuMemcpy2D", pCopy, nullptr, false);
+}
+
+CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *pCopy, CUstream hStream)
+{
+    return copy_2d("cuMemcpy2DAsync", pCopy, hStream, true);
 }
 
 CUresult cuMemsetD8_v2(CUdeviceptr dstDevice, unsigned char uc, size_t N)

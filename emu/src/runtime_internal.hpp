@@ -42,6 +42,10 @@ bool is_pinned(const void *ptr);
  * mapped bytes and flags; false if none does. */
 bool find_pinned(const void *ptr, void **base, std::size_t *bytes, unsigned *flags);
 
+/* The cudaHostRegister range that contains ptr: its start and bytes; false
+ * if none does. */
+bool find_registered(const void *ptr, void **base, std::size_t *bytes);
+
 /* Checks that [ptr, ptr+bytes) lies inside one live device allocation; on
  * failure sets a diagnostic that starts with `what` ("cudaMemset dst") and
  * returns cudaErrorInvalidValue. */

@@ -157,6 +157,18 @@ bool find_symbol(std::uintptr_t addr, std::uintptr_t *base, std::size_t *size)
     std::lock_guard<std::mutex> hold(unified_lock);
     return symbol_containing(addr, base, size);
 }
+
+bool find_registered(const void *ptr, void **base, std::size_t *bytes)
+{
+    std::uintptr_t b;
+    std::lock_guard<std::mutex> hold(unified_lock);
+    const registration *r = registered_containing(reinterpret_cast<std::uintptr_t>(ptr), &b);
+    if (!r)
+        return false;
+    *base = reinterpret_cast<void *>(b);
+    *bytes = r->bytes;
+    return true;
+}
 } /* namespace runtime */
 } /* namespace simtlab_emu */
 

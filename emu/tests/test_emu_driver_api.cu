@@ -236,6 +236,21 @@ Test(driver_context, created_contexts_push_pop_and_destroy_share_the_devices_mem
     int not_a_context = 0;
     cr_expect_eq(cuCtxPushCurrent(reinterpret_cast<CUcontext>(&not_a_context)), CUDA_ERROR_INVALID_CONTEXT);
 
+    /* Destroyed below the top of the stack: it stays there, and once it is
+     * current again calls say it was destroyed. */
+    CUcontext below = nullptr;
+    CU_OK(cuCtxCreate(&below, nullptr, 0, 0));
+    CU_OK(cuCtxPushCurrent(primary));
+    CU_OK(cuCtxDestroy(below));
+    CU_OK(cuCtxPopCurrent(nullptr));
+    CU_OK(cuCtxGetCurrent(&current));
+    cr_expect_eq(current, below);
+    cr_expect_eq(cuMemAlloc(&d, 16), CUDA_ERROR_CONTEXT_IS_DESTROYED);
+    cr_expect(diagnostic_has("destroyed"), "%s", simtlab_emu_last_diagnostic());
+    CU_OK(cuCtxPopCurrent(nullptr));
+    CU_OK(cuMemAlloc(&d, 16));
+    CU_OK(cuMemFree(d));
+
     CUexecAffinityParam affinity = {};
     CUctxCreateParams params = {&affinity, 1, nullptr};
     CUcontext other = nullptr;
@@ -467,6 +482,123 @@ Test(driver_memory, host_memory_is_pinned_and_mapped)
     CU_OK(cuMemFreeHost(h));
     CU_OK(cuMemFreeHost(mapped));
     cr_expect_eq(cuMemFreeHost(h), CUDA_ERROR_INVALID_VALUE, "freed twice");
+}
+
+Test(driver_memory, pitched_2d_copies_move_exactly_the_box)
+{
+    std::mt19937 rng(test_seed("2d"));
+    const size_t width = 37, height = 11; /* bytes per row, rows: odd, prime */
+    std::vector<unsigned char> src(width * height), back(width * height, 0xEE);
+    for (auto &b : src)
+        b = static_cast<unsigned char>(rng());
+    CUdeviceptr a = 0, b = 0;
+    size_t pitch_a = 0, pitch_b = 0;
+    CU_OK(cuMemAllocPitch(&a, &pitch_a, width, height, 4));
+    CU_OK(cuMemAllocPitch(&b, &pitch_b, width + 5, height + 3, 16));
+    cr_assert_geq(pitch_a, width);
+    cr_assert_geq(pitch_b, width + 5);
+    CU_OK(cuMemsetD8(b, 0x5A, pitch_b * (height + 3)));
+
+    /* host -> a, then a -> b at column 5, row 3, then b's box -> host */
+    CUDA_MEMCPY2D c;
+    std::memset(&c, 0, sizeof c);
+    c.srcMemoryType = CU_MEMORYTYPE_HOST, c.srcHost = src.data(), c.srcPitch = width;
+    c.dstMemoryType = CU_MEMORYTYPE_DEVICE, c.dstDevice = a, c.dstPitch = pitch_a;
+    c.WidthInBytes = width, c.Height = height;
+    CU_OK(cuMemcpy2D(&c));
+    std::memset(&c, 0, sizeof c);
+    c.srcMemoryType = CU_MEMORYTYPE_DEVICE, c.srcDevice = a, c.srcPitch = pitch_a;
+    c.dstMemoryType = CU_MEMORYTYPE_UNIFIED, c.dstDevice = b, c.dstPitch = pitch_b, c.dstXInBytes = 5, c.dstY = 3;
+    c.WidthInBytes = width, c.Height = height;
+    CUstream stream = nullptr;
+    CU_OK(cuStreamCreate(&stream, 0));
+    CU_OK(cuMemcpy2DAsync(&c, stream));
+    CU_OK(cuStreamSynchronize(stream));
+    std::memset(&c, 0, sizeof c);
+    c.srcMemoryType = CU_MEMORYTYPE_DEVICE, c.srcDevice = b, c.srcPitch = pitch_b, c.srcXInBytes = 5, c.srcY = 3;
+    c.dstMemoryType = CU_MEMORYTYPE_HOST, c.dstHost = back.data(), c.dstPitch = width;
+    c.WidthInBytes = width, c.Height = height;
+    CU_OK(cuMemcpy2D(&c));
+    cr_expect_eq(std::memcmp(back.data(), src.data(), src.size()), 0, "the box came back");
+
+    /* b outside the box is untouched */
+    std::vector<unsigned char> whole(pitch_b * (height + 3));
+    CU_OK(cuMemcpyDtoH(whole.data(), b, whole.size()));
+    size_t changed = 0;
+    for (size_t y = 0; y < height + 3; y++)
+        for (size_t x = 0; x < pitch_b; x++) {
+            bool in_box = y >= 3 && y < 3 + height && x >= 5 && x < 5 + width;
+            if (!in_box)
+                changed += whole[y * pitch_b + x] != 0x5A;
+        }
+    cr_expect_eq(changed, 0u, "%zu bytes outside the box changed", changed);
+
+    c.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+    cr_expect_eq(cuMemcpy2D(&c), CUDA_ERROR_NOT_SUPPORTED, "no CUDA arrays");
+    c.srcMemoryType = CU_MEMORYTYPE_DEVICE, c.srcY = height + 3; /* the box runs past b's end */
+    cr_expect_eq(cuMemcpy2D(&c), CUDA_ERROR_INVALID_VALUE);
+    cr_expect_eq(cuMemAllocPitch(&a, &pitch_a, width, height, 3), CUDA_ERROR_INVALID_VALUE, "element size 3");
+    CU_OK(cuStreamDestroy(stream));
+    CU_OK(cuMemFree(b));
+}
+
+Test(driver_device, uuid_and_pci_bus_id_are_the_runtimes)
+{
+    cudaDeviceProp prop;
+    cr_assert_eq(cudaGetDeviceProperties(&prop, 0), cudaSuccess);
+    CUuuid uuid;
+    std::memset(&uuid, 0xFF, sizeof uuid);
+    CU_OK(cuDeviceGetUuid(&uuid, 0));
+    cr_expect_eq(std::memcmp(uuid.bytes, prop.uuid.bytes, sizeof uuid.bytes), 0);
+    char bus[32] = {0}, rt_bus[32] = {0};
+    CU_OK(cuDeviceGetPCIBusId(bus, sizeof bus, 0));
+    cr_assert_eq(cudaDeviceGetPCIBusId(rt_bus, sizeof rt_bus, 0), cudaSuccess);
+    cr_expect_str_eq(bus, rt_bus);
+    cr_expect_eq(cuDeviceGetUuid(&uuid, 2), CUDA_ERROR_INVALID_DEVICE);
+}
+
+static void expect_attributes_agree(const void *p, const char *what);
+
+static void CUDA_CB record_value(void *user)
+{
+    int *slot = static_cast<int *>(user);
+    slot[1] = slot[0]; /* what the stream's earlier copy left in slot[0] */
+}
+
+Test(driver_memory, registered_host_memory_and_host_functions_follow_the_stream)
+{
+    std::mt19937 rng(test_seed("host_fn"));
+    int *slots = static_cast<int *>(std::calloc(1024, sizeof(int)));
+    cr_assert_not_null(slots);
+    CU_OK(cuMemHostRegister(slots, 1024 * sizeof(int), CU_MEMHOSTREGISTER_DEVICEMAP));
+    unsigned int type = 0;
+    CU_OK(cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, dptr_of(slots + 7)));
+    cr_expect_eq(type, static_cast<unsigned>(CU_MEMORYTYPE_HOST), "registered memory is host memory CUDA knows");
+    cr_expect_neq(cuMemHostRegister(slots, 1024 * sizeof(int), 0), CUDA_SUCCESS, "registered twice");
+    CUdeviceptr base = 0;
+    size_t size = 0;
+    CU_OK(cuMemGetAddressRange(&base, &size, dptr_of(slots + 1000)));
+    cr_expect_eq(base, dptr_of(slots));
+    cr_expect_eq(size, 1024 * sizeof(int));
+    expect_attributes_agree(slots + 3, "registered");
+
+    const int value = static_cast<int>(rng() % 100000) + 1;
+    CUdeviceptr d = 0;
+    CU_OK(cuMemAlloc(&d, sizeof(int)));
+    CU_OK(cuMemsetD32(d, static_cast<unsigned>(value), 1));
+    CUstream stream = nullptr;
+    CU_OK(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+    slots[0] = slots[1] = -1;
+    CU_OK(cuMemcpyDtoHAsync(slots, d, sizeof(int), stream));
+    CU_OK(cuLaunchHostFunc(stream, record_value, slots));
+    CU_OK(cuStreamSynchronize(stream));
+    cr_expect_eq(slots[1], value, "the host function ran after the copy (%d, want %d)", slots[1], value);
+
+    CU_OK(cuStreamDestroy(stream));
+    CU_OK(cuMemFree(d));
+    CU_OK(cuMemHostUnregister(slots));
+    cr_expect_neq(cuMemHostUnregister(slots), CUDA_SUCCESS, "unregistered twice");
+    std::free(slots);
 }
 
 /* ---- pointer attributes ---------------------------------------------------- */

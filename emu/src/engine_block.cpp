@@ -423,14 +423,17 @@ void detail::spin_note_uninstrumented(const void *addr, std::uint64_t value, her
     spin_note_record(addr, value, where);
 }
 
-/* ---- the spin watch (kernels built with trace-pc; profile_hooks.cpp) -------
+/* ---- the spin watch (spin points or trace-pc; profile_hooks.cpp) ----------
  * A spin on a plain or volatile load (`while (flag == 0) {}`) calls no
- * engine function: only the trace-pc hook runs, at every basic block. Every
- * spin_watch_period blocks without a wait it calls this, which hands the
- * worker to the block's next runnable thread (as spin_slow does), so the
- * thread that sets the flag gets to run. The kernel calls the engine out of
- * line in such builds (engine.hpp, SIMTLAB_EMU_ENGINE_OUT_OF_LINE), so the
- * hook never runs inside the engine, except in a warp operation's function
+ * engine function: only the watch's hook runs, at the top of every loop
+ * iteration of the program's device code (the spin points slrewrite puts
+ * there, emu/tools/rewrite_spin.c) or, in the counters' trace-pc builds, at
+ * every basic block. Every spin_watch_period calls without a wait it calls
+ * this, which hands the worker to the block's next runnable thread (as
+ * spin_slow does), so the thread that sets the flag gets to run. The hook
+ * never runs inside the engine (spin points are only in the program's
+ * code; trace-pc builds call the engine out of line, engine.hpp,
+ * SIMTLAB_EMU_ENGINE_OUT_OF_LINE), except in a warp operation's function
  * (no_yield).
  *
  * A spin that can never end is told from a long computation by the

@@ -366,7 +366,22 @@ Test(rewriter, a_kernel_sharing_its_name_with_a_host_function_is_picked_by_its_t
     /* Without a host function of that name the kernel is named as written. */
     expect_rewrite("__global__ void only(float *a) {}\nvoid h(float *a) { only<<<1, 1>>>(a); }\n",
                    "__global__ void only(float *a) {" ENTRY_CHECK("only") "}" NOTED("only", "void (*)(float *a)") "\n"
-                   "SIMTLAB_EMU_HOST_FN void h(float *a) { ::simtlab_emu::launch(\"only\", __FILE__, __LINE__, only, 1, 1)(a); }\n");
+                   "SIMTLAB_EMU_HOST_FN void h(float *a) { ::simtlab_emu::launch_known<decltype(&only), &only>(\"only\", __FILE__, __LINE__, only, 1, 1)(a); }\n");
+}
+
+/* A kernel of the file launched by its name alone is named at compile time
+ * too (launch_known: each thread calls it directly); not where a variable or
+ * parameter of the file has its name, which may hide it at the launch. */
+Test(rewriter, a_kernel_hidden_by_a_parameter_of_its_name_is_launched_through_the_pointer)
+{
+    expect_rewrite("__global__ void k(int *p) {}\nvoid run(void (*k)(int *), int *p) { k<<<1, 1>>>(p); }\n",
+                   "__global__ void k(int *p) {" ENTRY_CHECK("k") "}" NOTED("k", "void (*)(int *p)") "\n"
+                   "SIMTLAB_EMU_HOST_FN void run(void (*k)(int *), int *p) { ::simtlab_emu::launch(\"k\", __FILE__, "
+                   "__LINE__, k, 1, 1)(p); }\n");
+    expect_rewrite("__global__ void k(int *p) {}\ntemplate <class F> void run(F k, int *p) { k<<<1, 1>>>(p); }\n",
+                   "__global__ void k(int *p) {" ENTRY_CHECK("k") "}" NOTED("k", "void (*)(int *p)") "\n"
+                   "template <class F> SIMTLAB_EMU_HOST_FN void run(F k, int *p) { ::simtlab_emu::launch(\"k\", "
+                   "__FILE__, __LINE__, k, 1, 1)(p); }\n");
 }
 
 /* ---- __shared__ at function scope ----------------------------------------- */
@@ -418,7 +433,7 @@ Test(rewriter, digraph_brackets_in_shared_arrays_and_kernel_bodies)
                    "void h(int *p) <% k<<<1, 2>>>(p); %>\n",
                    "__global__ void k(int *p)\n<%" ENTRY_CHECK("k") "\n  int &c = "
                    "::simtlab_emu::shared_var<int>([]{});\n  p<:0:> = c;\n%>" NOTED("k", "void (*)(int *p)") "\n"
-                   "SIMTLAB_EMU_HOST_FN void h(int *p) <% ::simtlab_emu::launch(\"k\", __FILE__, __LINE__, k, 1, 2)(p); %>\n");
+                   "SIMTLAB_EMU_HOST_FN void h(int *p) <% ::simtlab_emu::launch_known<decltype(&k), &k>(\"k\", __FILE__, __LINE__, k, 1, 2)(p); %>\n");
     expect_rewrite("A<::B> v; k<<<::dim3(1), 1>>>(x);",
                    "A<::B> v; ::simtlab_emu::launch(\"k\", __FILE__, __LINE__, k, ::dim3(1), 1)(x);");
 }
@@ -833,7 +848,7 @@ Test(rewriter, a_header_beside_the_file_is_rewritten_in_place_with_line_directiv
              "int a;\n#line 1 \"%s/k.cuh\"\n"
              "__global__ void k() {" ENTRY_CHECK("k") "\n"
              "  int (&s)[2] = ::simtlab_emu::shared_var<int[2]>([]{});\n}" NOTED("k", "void (*)()") "\n"
-             "SIMTLAB_EMU_HOST_FN inline void run() { ::simtlab_emu::launch(\"k\", __FILE__, __LINE__, k, 1, 2)(); }\n"
+             "SIMTLAB_EMU_HOST_FN inline void run() { ::simtlab_emu::launch_known<decltype(&k), &k>(\"k\", __FILE__, __LINE__, k, 1, 2)(); }\n"
              "#line 3 \"%s/main.cu\"\nint b;\n",
              scratch, scratch);
     cr_assert_str_eq(got, want);

@@ -69,6 +69,8 @@ typedef struct kernel_decl {
     bool is_template;
     bool ambiguous;        /* kernels of this name with different parameter counts */
     size_t tparams;        /* a template's `<` after `template` (0: none) */
+    signed char var_named; /* rewrite_kernels.c, known_kernel_launch: 0 not looked yet, 1 a variable
+                            * or parameter of the file has the kernel's name, -1 none has */
 } kernel_decl;
 
 /* A set of names, each with a kind (rewrite_hostfn.c). */
@@ -248,6 +250,7 @@ const kernel_decl *overloaded_kernel(const rw *r, size_t first, size_t last);
 const kernel_decl *kernel_by_arity(const rw *r, size_t first, size_t last, size_t lparen, size_t rparen);
 bool names_template_kernel(const rw *r, size_t first, size_t last);
 bool names_partly_deduced_kernel(const rw *r, size_t first, size_t last);
+bool known_kernel_launch(rw *r, size_t first, size_t last);
 void put_kernel_pointer_type(const rw *r, strbuf *sb, const kernel_decl *k);
 int append_default_args(rw *r, size_t first, size_t last, size_t lparen, size_t rparen);
 

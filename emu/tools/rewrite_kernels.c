@@ -150,7 +150,7 @@ static int parse_kernel(rw *r, size_t g)
         return 0;
     const size_t tparams = after_template_head(r, g);
     kernel_decl k = {j - 1, j, (size_t)r->match[j], tparams != 0, false,
-                     tparams != 0 && is_punct(r, tparams, '<') ? tparams : 0};
+                     tparams != 0 && is_punct(r, tparams, '<') ? tparams : 0, 0};
     size_t body = k.rparen + 1;
     while (body < r->ntoks && !is_punct(r, body, '{') && !is_punct(r, body, ';') && !is_punct(r, body, '}')) {
         if ((is_punct(r, body, '(') || is_punct(r, body, '[')) && r->match[body] > (long)body)
@@ -405,6 +405,55 @@ static const kernel_decl *launched_kernel(const rw *r, size_t first, size_t last
         if (same_text(r, r->kernels[i].name, first))
             return r->kernels[i].is_template || r->kernels[i].ambiguous ? NULL : &r->kernels[i];
     return NULL;
+}
+
+/* Words after which a name is no declarator (`return k;`, `case k:`). */
+static bool is_expression_keyword(const rw *r, size_t i)
+{
+    static const char *const words[] = {"return", "case",   "else",      "goto",   "throw", "new",
+                                        "delete", "sizeof", "co_return", "typeid", "do"};
+    for (size_t k = 0; k < sizeof words / sizeof words[0]; k++)
+        if (tok_is(r, i, words[k]))
+            return true;
+    return false;
+}
+
+/* Is there, anywhere in the file, a declarator of the name at token `name`
+ * that is not a function's: `T *k;`, `void (*k)(int)`, `F k,`, `auto k =`?
+ * A variable or parameter with a kernel's name may hide the kernel where
+ * it is launched. */
+static bool name_declares_variable(const rw *r, size_t name)
+{
+    for (size_t i = 1; i + 1 < r->ntoks; i++) {
+        if (!same_text(r, i, name))
+            continue;
+        const size_t p = i - 1, n = i + 1;
+        const bool after_type = (is_ident(r, p) && !is_expression_keyword(r, p)) || is_punct(r, p, '*') ||
+                                is_punct(r, p, '&') || tok_is(r, p, "&&") || is_punct(r, p, '>');
+        const bool declarator_end = is_punct(r, n, ',') || is_punct(r, n, ')') || is_punct(r, n, ';') ||
+                                    is_punct(r, n, '=') || is_punct(r, n, '[') || is_punct(r, n, '{') ||
+                                    is_punct(r, n, ':');
+        if (after_type && declarator_end)
+            return true;
+    }
+    return false;
+}
+
+/* Can the launch of [first, last] name its kernel at compile time
+ * (launch.hpp, launch_known)? It names a non-template kernel of the file
+ * without overloads, and no variable or parameter anywhere in the file has
+ * that name (where one hides the kernel, `&k` is no constant). */
+bool known_kernel_launch(rw *r, size_t first, size_t last)
+{
+    const kernel_decl *found = launched_kernel(r, first, last);
+    if (!found || found->ambiguous ||
+        (r->inc && include_knows_other_arity(r->inc, tok_text(r, found->name), tok_len(r, found->name),
+                                             param_count(r, found->lparen, found->rparen))))
+        return false;
+    kernel_decl *k = &r->kernels[found - r->kernels];
+    if (k->var_named == 0)
+        k->var_named = name_declares_variable(r, k->name) ? 1 : -1;
+    return k->var_named < 0;
 }
 
 /* Arguments of a call between `lparen` and `rparen`, counted by top-level

@@ -187,19 +187,30 @@ int rewrite_launch(rw *r, size_t open)
      * (launch.hpp, launch_deduced). */
     const bool deduced = names_template_kernel(r, (size_t)first, open - 1) ||
                          names_partly_deduced_kernel(r, (size_t)first, open - 1);
+    const kernel_decl *k = deduced ? NULL : overloaded_kernel(r, (size_t)first, open - 1);
+    if (!k && !deduced)
+        k = kernel_by_arity(r, (size_t)first, open - 1, args, (size_t)r->match[args]);
+    /* A kernel of the file named by itself: each CUDA thread calls it
+     * directly (launch.hpp, launch_known). */
+    const bool known = !deduced && !k && known_kernel_launch(r, (size_t)first, open - 1);
     strbuf head = {0};
-    sb_puts(&head, deduced ? "::simtlab_emu::launch_deduced(\"" : "::simtlab_emu::launch(\"");
     strbuf name = {0};
     put_tokens(r, &name, (size_t)first, open - 1);
+    if (known) {
+        sb_puts(&head, "::simtlab_emu::launch_known<decltype(&");
+        sb_put(&head, name.data ? name.data : "", name.len);
+        sb_puts(&head, "), &");
+        sb_put(&head, name.data ? name.data : "", name.len);
+        sb_puts(&head, ">(\"");
+    } else {
+        sb_puts(&head, deduced ? "::simtlab_emu::launch_deduced(\"" : "::simtlab_emu::launch(\"");
+    }
     sb_put_escaped(&head, name.data ? name.data : "", name.len);
     head.oom |= name.oom;
     free(name.data);
     sb_puts(&head, "\", __FILE__, __LINE__, ");
     if (deduced)
         sb_puts(&head, "[](auto &&...simtlab_emu_a) { ");
-    const kernel_decl *k = deduced ? NULL : overloaded_kernel(r, (size_t)first, open - 1);
-    if (!k && !deduced)
-        k = kernel_by_arity(r, (size_t)first, open - 1, args, (size_t)r->match[args]);
     if (k) {
         sb_puts(&head, "static_cast<");
         put_kernel_pointer_type(r, &head, k);

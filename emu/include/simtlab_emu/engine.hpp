@@ -44,11 +44,14 @@ extern "C" void simtlab_emu_profile_atomic_end(void); /* profile_build.hpp */
 #endif
 
 /* Kernels compiled with -fsanitize-coverage=trace-pc (the SIMT counters'
- * SIMTLAB_EMU_PROFILE_BUILD, and the spin watch's SIMTLAB_EMU_SPIN_BUILD:
- * emu/src/profile_hooks.cpp) call the engine out of line: GCC instruments
- * after inlining, and the hook, which may switch threads (a spin on a
- * volatile load, issue 16), must never run inside the engine's own code. */
-#if defined(SIMTLAB_EMU_PROFILE_BUILD) || defined(SIMTLAB_EMU_SPIN_BUILD)
+ * SIMTLAB_EMU_PROFILE_BUILD: emu/src/profile_hooks.cpp) call the engine out
+ * of line: GCC instruments after inlining, and the hook, which may switch
+ * threads (a spin on a volatile load, issue 16), must never run inside the
+ * engine's own code. The spin watch's builds (SIMTLAB_EMU_SPIN_BUILD) call
+ * the hook only at the spin points slrewrite puts in the program's own
+ * loops (simtlab_emu/spin_point.h), never in the engine's code: they keep
+ * it inline. */
+#if defined(SIMTLAB_EMU_PROFILE_BUILD)
 #define SIMTLAB_EMU_ENGINE_OUT_OF_LINE 1
 #endif
 
@@ -351,9 +354,9 @@ wait_switch warp_arrive(unsigned mask, void *lane_data, warp_fn fn, void *ctx, c
 void spin_slow(spin_rec &r, here where);
 /* A shared-memory access of warp-synchronous code (engine_block.cpp). */
 void lockstep_access(std::uintptr_t addr);
-/* Kernels built with trace-pc (SIMTLAB_EMU_ENGINE_OUT_OF_LINE) also let the
- * others run every this many basic blocks without a wait: a spin on a plain
- * or volatile load (engine_block.cpp, the spin watch). */
+/* Kernels built with the spin watch (spin points, or trace-pc in the
+ * counters' builds) also let the others run every this many hook calls
+ * without a wait: a spin on a plain or volatile load (engine_block.cpp). */
 constexpr int spin_watch_period = 1 << 16;
 void spin_note_uninstrumented(const void *addr, std::uint64_t value, here where);
 /* The bookkeeping itself, shared by the inline path and the out-of-line one. */
@@ -381,8 +384,6 @@ SIMTLAB_EMU_ALWAYS_INLINE inline void spin_note(const void *addr, std::uint64_t 
      * switch can happen: the next thread must not run with them quiet.
      * Out of line: the counters must not see the engine's branches. */
     simtlab_emu_profile_atomic_end();
-    spin_note_uninstrumented(addr, value, where);
-#elif defined(SIMTLAB_EMU_SPIN_BUILD)
     spin_note_uninstrumented(addr, value, where);
 #else
     spin_note_record(addr, value, where);
@@ -487,7 +488,9 @@ bool in_kernel();
 /* ---- a kernel called like a host function ------------------------------- */
 /* slrewrite puts `if (::simtlab_emu::host_call_of_kernel("k", __FILE__,
  * __LINE__)) return;` at the top of every kernel's body. In a launch it is
- * one test of a flag; called from host code without <<<>>> (which nvcc
+ * one test of a flag, and none where the launch names the kernel at
+ * compile time and GCC inlines it (launch.hpp, launch_known); called from
+ * host code without <<<>>> (which nvcc
  * refuses to compile) the kernel does not run: the call leaves
  * cudaErrorInvalidConfiguration as the last error, with a diagnostic (also
  * on stderr) that says how to launch it. */

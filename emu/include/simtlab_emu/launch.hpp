@@ -52,6 +52,22 @@ struct alignas(64) kernel_call {
         profile_thread_exit(); /* what runs after this is not the kernel's */
 #endif
     }
+
+    /* The same for a kernel named at compile time (launch_known): a direct
+     * call, which GCC may inline, and then the check at the kernel's entry
+     * (host_call_of_kernel) folds away, since the engine only ever runs
+     * this in a CUDA thread: no test per thread is left. */
+    template <void (*F)(P...)>
+    static void run_known(void *self)
+    {
+        const kernel_call *call = static_cast<const kernel_call *>(self);
+        if (!in_kernel_thread)
+            __builtin_unreachable();
+        std::apply(F, call->args);
+#ifdef SIMTLAB_EMU_PROFILE_BUILD
+        profile_thread_exit();
+#endif
+    }
 };
 
 /* True when there are as many arguments as parameters and each argument
@@ -111,9 +127,11 @@ SIMTLAB_EMU_ALWAYS_INLINE inline bool launching_from_device()
 template <class... P>
 class launcher {
 public:
+    /* thread: what each CUDA thread runs (kernel_call<P...>::run_one_thread,
+     * or run_known for a kernel named at compile time). */
     launcher(const launch_site &site, void (*kernel)(P...), dim3 grid, dim3 block, std::size_t shmem,
-             cudaStream_t stream)
-        : site_(site), kernel_(kernel), grid_(grid), block_(block), shmem_(shmem), stream_(stream)
+             cudaStream_t stream, void (*thread)(void *) = &detail::kernel_call<P...>::run_one_thread)
+        : site_(site), kernel_(kernel), grid_(grid), block_(block), shmem_(shmem), stream_(stream), thread_(thread)
     {
     }
 
@@ -153,15 +171,14 @@ public:
         if (detail::launching_from_device()) {
             auto call = std::make_shared<detail::kernel_call<P...>>(
                 detail::kernel_call<P...>{kernel_, std::tuple<P...>(std::forward<A>(args)...)});
-            return detail::device_launch(site_, grid_, block_, shmem_, stream_,
-                                         &detail::kernel_call<P...>::run_one_thread, std::move(call),
+            return detail::device_launch(site_, grid_, block_, shmem_, stream_, thread_, std::move(call),
                                          reinterpret_cast<const void *>(kernel_));
         }
         if (__builtin_expect(detail::streams_capturing.load(std::memory_order_relaxed) != 0, 0) &&
             detail::stream_is_capturing(stream_))
             return capture(std::forward<A>(args)...);
         detail::kernel_call<P...> call{kernel_, std::tuple<P...>(std::forward<A>(args)...)};
-        return run_grid(site_, grid_, block_, shmem_, stream_, &detail::kernel_call<P...>::run_one_thread, &call,
+        return run_grid(site_, grid_, block_, shmem_, stream_, thread_, &call,
                         reinterpret_cast<const void *>(kernel_));
     }
 
@@ -173,8 +190,7 @@ private:
             detail::kernel_call<P...>{kernel_, std::tuple<P...>(std::forward<A>(args)...)});
         const launcher self = *this;
         detail::capture_launch(stream_, [self, call](cudaStream_t stream) {
-            return run_grid(self.site_, self.grid_, self.block_, self.shmem_, stream,
-                            &detail::kernel_call<P...>::run_one_thread, call.get(),
+            return run_grid(self.site_, self.grid_, self.block_, self.shmem_, stream, self.thread_, call.get(),
                             reinterpret_cast<const void *>(self.kernel_));
         });
         return cudaSuccess;
@@ -186,6 +202,7 @@ private:
     dim3 block_;
     std::size_t shmem_;
     cudaStream_t stream_;
+    void (*thread_)(void *);
 };
 
 namespace detail {
@@ -243,6 +260,18 @@ launcher<P...> launch(const char *kernel, const char *file, int line, void (*k)(
                       std::size_t shmem = 0, cudaStream_t stream = 0)
 {
     return launcher<P...>(launch_site{kernel, file, line}, k, grid, block, shmem, stream);
+}
+
+/* The same for a kernel the launch names by itself, a function of the
+ * file that is no template and has no overloads: slrewrite writes
+ * `launch_known<decltype(&k), &k>(...)`, so that each CUDA thread calls k
+ * directly (kernel_call::run_known) instead of through a pointer. */
+template <class K, K F, class... P>
+launcher<P...> launch_known(const char *kernel, const char *file, int line, void (*k)(P...), dim3 grid,
+                            dim3 block, std::size_t shmem = 0, cudaStream_t stream = 0)
+{
+    return launcher<P...>(launch_site{kernel, file, line}, k, grid, block, shmem, stream,
+                          &detail::kernel_call<P...>::template run_known<F>);
 }
 
 /* slrewrite puts SIMTLAB_EMU_NOTE_KERNEL(k, void (*)(params)) after every

@@ -18,6 +18,8 @@
  *                      algorithm of a provided format, in float (CUDA_R_32F)
  *                      or double (CUDA_R_64F), A, X, Y (B, C) and the compute
  *                      type all of one type
+ *   conversions        cusparseSparseToDense, cusparseDenseToSparse
+ *                      (_bufferSize, _analysis, _convert)
  *
  * The emulator runs each call on the host, in stream order (emu/src/
  * cusparse.cpp): it checks the arguments, then that every array lies inside
@@ -27,7 +29,7 @@
  * but the emulator does not) and prints one line naming the function and
  * the argument (simtlab_emu_last_diagnostic() returns it). Results are those
  * of a correct implementation; timings are CPU timings, never GPU ones.
- * Everything else of cuSPARSE (SpGEMM, SpSV, conversions, the BSR, ELL and
+ * Everything else of cuSPARSE (SpGEMM, SpSV, Csr2cscEx2, the BSR, ELL and
  * SELL formats, half and complex values) is not declared here.
  */
 #ifndef SIMTLAB_EMU_CUSPARSE_H
@@ -358,6 +360,32 @@ cusparseStatus_t CUSPARSEAPI cusparseSpMM(cusparseHandle_t handle, cusparseOpera
                                           cusparseConstDnMatDescr_t matB, const void *beta,
                                           cusparseDnMatDescr_t matC, cudaDataType computeType,
                                           cusparseSpMMAlg_t alg, void *externalBuffer);
+
+/* ---- conversions -------------------------------------------------------- */
+/* Sparse to dense: B = A, zeros where A stores nothing (COO duplicates add
+ * up). Dense to sparse, in three calls as in cuSPARSE: _analysis counts
+ * the nonzeros (a NaN is one), writes CSR/CSC offsets into matB's offsets
+ * array and sets matB's nnz (cusparseSpMatGetSize reads it); the caller
+ * then allocates and gives the arrays (cusparseCsrSetPointers ...); _convert
+ * fills them, row by row (CSR, COO) or column by column (CSC). Both run at
+ * the call, not in a stream being captured. One value type; workspace 0. */
+typedef enum { CUSPARSE_SPARSETODENSE_ALG_DEFAULT = 0 } cusparseSparseToDenseAlg_t;
+typedef enum { CUSPARSE_DENSETOSPARSE_ALG_DEFAULT = 0 } cusparseDenseToSparseAlg_t;
+cusparseStatus_t CUSPARSEAPI cusparseSparseToDense_bufferSize(cusparseHandle_t handle, cusparseConstSpMatDescr_t matA,
+                                                              cusparseDnMatDescr_t matB,
+                                                              cusparseSparseToDenseAlg_t alg, size_t *bufferSize);
+cusparseStatus_t CUSPARSEAPI cusparseSparseToDense(cusparseHandle_t handle, cusparseConstSpMatDescr_t matA,
+                                                   cusparseDnMatDescr_t matB, cusparseSparseToDenseAlg_t alg,
+                                                   void *externalBuffer);
+cusparseStatus_t CUSPARSEAPI cusparseDenseToSparse_bufferSize(cusparseHandle_t handle, cusparseConstDnMatDescr_t matA,
+                                                              cusparseSpMatDescr_t matB,
+                                                              cusparseDenseToSparseAlg_t alg, size_t *bufferSize);
+cusparseStatus_t CUSPARSEAPI cusparseDenseToSparse_analysis(cusparseHandle_t handle, cusparseConstDnMatDescr_t matA,
+                                                            cusparseSpMatDescr_t matB, cusparseDenseToSparseAlg_t alg,
+                                                            void *externalBuffer);
+cusparseStatus_t CUSPARSEAPI cusparseDenseToSparse_convert(cusparseHandle_t handle, cusparseConstDnMatDescr_t matA,
+                                                           cusparseSpMatDescr_t matB, cusparseDenseToSparseAlg_t alg,
+                                                           void *externalBuffer);
 
 #ifdef __cplusplus
 }

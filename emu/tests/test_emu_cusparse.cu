@@ -866,3 +866,118 @@ Test(cusparse, slcc_names_the_replacement_of_a_removed_algorithm_name, .timeout 
               log.c_str());
 }
 #endif
+
+/* ---- conversions -------------------------------------------------------- */
+
+Test(cusparse, sparse_to_dense_every_format_order_and_value_type)
+{
+    std::mt19937 rng(test_seed());
+    cusparseHandle_t h;
+    CHECK_SPARSE(cusparseCreate(&h));
+    const entries e = random_entries(rng, 23, 17, 0.15);
+    const cusparseFormat_t formats[] = {CUSPARSE_FORMAT_CSR, CUSPARSE_FORMAT_CSC, CUSPARSE_FORMAT_COO};
+    int n = 0;
+    for (cusparseFormat_t f : formats)
+        for (int order = 1; order <= 2; ++order)
+            for (int t = 0; t < 2; ++t, ++n) {
+                const cudaDataType type = t ? CUDA_R_64F : CUDA_R_32F;
+                device_sparse A;
+                upload(e, f, n % 2 ? CUSPARSE_INDEX_64I : CUSPARSE_INDEX_32I, (cusparseIndexBase_t)(n / 2 % 2), type,
+                       &A, n % 3 == 0);
+                const dense B0 = make_dense(rng, 23, 17, (cusparseOrder_t)order, false, type); /* NaN, sentinels */
+                void *dB = to_device(as_bytes(B0.stored, type));
+                cusparseDnMatDescr_t mB;
+                CHECK_SPARSE(cusparseCreateDnMat(&mB, 23, 17, B0.ld, dB, type, (cusparseOrder_t)order));
+                size_t bytes = 1;
+                CHECK_SPARSE(cusparseSparseToDense_bufferSize(h, A.descr, mB, CUSPARSE_SPARSETODENSE_ALG_DEFAULT, &bytes));
+                CHECK_SPARSE(cusparseSparseToDense(h, A.descr, mB, CUSPARSE_SPARSETODENSE_ALG_DEFAULT, nullptr));
+                std::vector<double> got = from_bytes(to_host(dB, B0.stored.size() * (t ? 8 : 4)), type);
+                std::vector<double> want(B0.stored);
+                for (int64_t i = 0; i < 23; ++i)
+                    for (int64_t j = 0; j < 17; ++j)
+                        want[B0.at(i, j)] = 0.0;
+                for (size_t k = 0; k < e.v.size(); ++k)
+                    want[B0.at(e.r[k], e.c[k])] = rounded({e.v[k]}, type)[0];
+                int wrong = 0;
+                for (size_t i = 0; i < want.size(); ++i)
+                    if (!(got[i] == want[i]) && wrong++ < 3)
+                        cr_log_error("SparseToDense %s order %d type %d: element %zu is %g, want %g", format_name(f),
+                                     order, t, i, got[i], want[i]);
+                cr_expect_eq(wrong, 0);
+                cusparseDestroyDnMat(mB), cudaFree(dB);
+            }
+    CHECK_SPARSE(cusparseDestroy(h));
+}
+
+Test(cusparse, dense_to_sparse_in_three_calls_every_format_base_and_index_type)
+{
+    std::mt19937 rng(test_seed());
+    cusparseHandle_t h;
+    CHECK_SPARSE(cusparseCreate(&h));
+    const int64_t rows = 19, cols = 29;
+    const entries e = random_entries(rng, rows, cols, 0.2); /* the dense matrix's nonzeros, row 3 empty */
+    const cusparseFormat_t formats[] = {CUSPARSE_FORMAT_CSR, CUSPARSE_FORMAT_CSC, CUSPARSE_FORMAT_COO};
+    int n = 0;
+    for (cusparseFormat_t f : formats)
+        for (int base = 0; base < 2; ++base)
+            for (int it = 0; it < 2; ++it, ++n) {
+                const cudaDataType type = n % 2 ? CUDA_R_64F : CUDA_R_32F;
+                const cusparseIndexType_t itype = it ? CUSPARSE_INDEX_64I : CUSPARSE_INDEX_32I;
+                const cusparseOrder_t order = n % 3 ? CUSPARSE_ORDER_ROW : CUSPARSE_ORDER_COL;
+                dense A = make_dense(rng, rows, cols, order, true, type);
+                for (int64_t i = 0; i < rows; ++i)
+                    for (int64_t j = 0; j < cols; ++j)
+                        A.stored[A.at(i, j)] = 0.0;
+                for (size_t k = 0; k < e.v.size(); ++k)
+                    A.stored[A.at(e.r[k], e.c[k])] = rounded({e.v[k]}, type)[0];
+                void *dA = to_device(as_bytes(A.stored, type));
+                cusparseDnMatDescr_t mA;
+                CHECK_SPARSE(cusparseCreateDnMat(&mA, rows, cols, A.ld, dA, type, order));
+                /* the expected arrays, in the format's order */
+                device_sparse want;
+                upload(e, f, itype, (cusparseIndexBase_t)base, type, &want);
+                const size_t ib = it ? 8 : 4, vb = n % 2 ? 8 : 4, nnz = e.v.size();
+                const size_t p0_count = f == CUSPARSE_FORMAT_COO ? nnz : (size_t)(f == CUSPARSE_FORMAT_CSR ? rows : cols) + 1;
+                void *p0 = nullptr, *p1 = nullptr, *vals = nullptr;
+                if (f != CUSPARSE_FORMAT_COO)
+                    CHECK_CUDA(cudaMalloc(&p0, p0_count * ib));
+                cusparseSpMatDescr_t B;
+                if (f == CUSPARSE_FORMAT_CSR)
+                    CHECK_SPARSE(cusparseCreateCsr(&B, rows, cols, 0, p0, nullptr, nullptr, itype, itype,
+                                                   (cusparseIndexBase_t)base, type));
+                else if (f == CUSPARSE_FORMAT_CSC)
+                    CHECK_SPARSE(cusparseCreateCsc(&B, rows, cols, 0, p0, nullptr, nullptr, itype, itype,
+                                                   (cusparseIndexBase_t)base, type));
+                else
+                    CHECK_SPARSE(cusparseCreateCoo(&B, rows, cols, 0, nullptr, nullptr, nullptr, itype,
+                                                   (cusparseIndexBase_t)base, type));
+                size_t bytes = 1;
+                CHECK_SPARSE(cusparseDenseToSparse_bufferSize(h, mA, B, CUSPARSE_DENSETOSPARSE_ALG_DEFAULT, &bytes));
+                CHECK_SPARSE(cusparseDenseToSparse_analysis(h, mA, B, CUSPARSE_DENSETOSPARSE_ALG_DEFAULT, nullptr));
+                int64_t r, c, got_nnz;
+                CHECK_SPARSE(cusparseSpMatGetSize(B, &r, &c, &got_nnz));
+                cr_expect_eq(got_nnz, (int64_t)nnz, "%s: nnz %lld, want %zu", format_name(f), (long long)got_nnz, nnz);
+                EXPECT_FAILS(cusparseDenseToSparse_convert(h, mA, B, CUSPARSE_DENSETOSPARSE_ALG_DEFAULT, nullptr),
+                             CUSPARSE_STATUS_INVALID_VALUE, "NULL"); /* no arrays given yet */
+                if (f == CUSPARSE_FORMAT_COO)
+                    CHECK_CUDA(cudaMalloc(&p0, nnz * ib));
+                CHECK_CUDA(cudaMalloc(&p1, nnz * ib));
+                CHECK_CUDA(cudaMalloc(&vals, nnz * vb));
+                if (f == CUSPARSE_FORMAT_CSR)
+                    CHECK_SPARSE(cusparseCsrSetPointers(B, p0, p1, vals));
+                else if (f == CUSPARSE_FORMAT_CSC)
+                    CHECK_SPARSE(cusparseCscSetPointers(B, p0, p1, vals));
+                else
+                    CHECK_SPARSE(cusparseCooSetPointers(B, p0, p1, vals));
+                CHECK_SPARSE(cusparseDenseToSparse_convert(h, mA, B, CUSPARSE_DENSETOSPARSE_ALG_DEFAULT, nullptr));
+                cr_expect(to_host(p0, p0_count * ib) == to_host(want.p0, p0_count * ib), "%s base %d %s: %s differ",
+                          format_name(f), base, it ? "64I" : "32I", f == CUSPARSE_FORMAT_COO ? "row indices" : "offsets");
+                cr_expect(to_host(p1, nnz * ib) == to_host(want.p1, nnz * ib), "%s base %d %s: indices differ",
+                          format_name(f), base, it ? "64I" : "32I");
+                cr_expect(to_host(vals, nnz * vb) == to_host(want.vals, nnz * vb), "%s base %d %s: values differ",
+                          format_name(f), base, it ? "64I" : "32I");
+                cusparseDestroySpMat(B), cusparseDestroyDnMat(mA);
+                cudaFree(p0), cudaFree(p1), cudaFree(vals), cudaFree(dA);
+            }
+    CHECK_SPARSE(cusparseDestroy(h));
+}

@@ -35,16 +35,10 @@
 namespace cuda {
 
 namespace std {
-using namespace ::std;
-using ::std::memory_order;
-using ::std::memory_order_acq_rel;
-using ::std::memory_order_acquire;
-using ::std::memory_order_consume;
-using ::std::memory_order_relaxed;
-using ::std::memory_order_release;
-using ::std::memory_order_seq_cst;
+using namespace ::std; /* memory_order and the memory_order_* constants among them */
 } // namespace std
 
+/* libcu++ names the orders in cuda:: too */
 using ::std::memory_order;
 using ::std::memory_order_acq_rel;
 using ::std::memory_order_acquire;
@@ -69,6 +63,9 @@ template <class T>
 constexpr bool arithmetic = integral<T> || ::std::is_floating_point_v<T>;
 template <class T>
 constexpr bool addable = arithmetic<T> || ::std::is_pointer_v<T>;
+/* What fetch_add/fetch_sub add: T, or for a pointer a count of elements. */
+template <class T>
+using difference = ::std::conditional_t<::std::is_pointer_v<T>, ::std::ptrdiff_t, T>;
 
 /* The operations on one object at p, shared by atomic and atomic_ref. `f`
  * and `l` are the caller's place, for the spin diagnostic. */
@@ -90,12 +87,17 @@ struct ops {
         SIMTLAB_EMU_PROFILE_ATOMIC(p);
         __atomic_store(p, &v, order);
     }
-    static T exchange(T *p, T v, const char *f, int l)
+    /* A read-modify-write the CPU does at once: `op` does it at p and
+     * returns the value it found, which is noted. */
+    template <class Op>
+    static T read_modify_write(T *p, Op op, const char *f, int l)
     {
         SIMTLAB_EMU_PROFILE_ATOMIC(p);
-        T old;
-        __atomic_exchange(p, &v, &old, order);
-        return noted(p, old, f, l);
+        return noted(p, op(p), f, l);
+    }
+    static T exchange(T *p, T v, const char *f, int l)
+    {
+        return read_modify_write(p, [&v](T *q) { T old; __atomic_exchange(q, &v, &old, order); return old; }, f, l);
     }
     /* compares the bytes, as the C++ standard's compare_exchange does */
     static bool compare_exchange(T *p, T &expected, T desired, const char *f, int l)
@@ -112,42 +114,34 @@ struct ops {
     {
         return ::simtlab_emu::atomic::update(p, fn, f, l);
     }
-    static T fetch_add(T *p, T v, const char *f, int l)
+    using difference_type = difference<T>;
+    /* one instruction on integers, a compare-and-swap loop on floating
+     * point and pointers */
+    static T fetch_add(T *p, difference_type v, const char *f, int l)
     {
-        if constexpr (integral<T>) {
-            SIMTLAB_EMU_PROFILE_ATOMIC(p);
-            return noted(p, __atomic_fetch_add(p, v, order), f, l);
-        } else {
+        if constexpr (integral<T>)
+            return read_modify_write(p, [v](T *q) { return __atomic_fetch_add(q, v, order); }, f, l);
+        else
             return update(p, [v](T old) { return static_cast<T>(old + v); }, f, l);
-        }
     }
-    static T fetch_sub(T *p, T v, const char *f, int l)
+    static T fetch_sub(T *p, difference_type v, const char *f, int l)
     {
-        if constexpr (integral<T>) {
-            SIMTLAB_EMU_PROFILE_ATOMIC(p);
-            return noted(p, __atomic_fetch_sub(p, v, order), f, l);
-        } else {
+        if constexpr (integral<T>)
+            return read_modify_write(p, [v](T *q) { return __atomic_fetch_sub(q, v, order); }, f, l);
+        else
             return update(p, [v](T old) { return static_cast<T>(old - v); }, f, l);
-        }
-    }
-    static T fetch_ptr_add(T *p, ::std::ptrdiff_t d, const char *f, int l)
-    {
-        return update(p, [d](T old) { return old + d; }, f, l); /* in elements, not bytes */
     }
     static T fetch_and(T *p, T v, const char *f, int l)
     {
-        SIMTLAB_EMU_PROFILE_ATOMIC(p);
-        return noted(p, __atomic_fetch_and(p, v, order), f, l);
+        return read_modify_write(p, [v](T *q) { return __atomic_fetch_and(q, v, order); }, f, l);
     }
     static T fetch_or(T *p, T v, const char *f, int l)
     {
-        SIMTLAB_EMU_PROFILE_ATOMIC(p);
-        return noted(p, __atomic_fetch_or(p, v, order), f, l);
+        return read_modify_write(p, [v](T *q) { return __atomic_fetch_or(q, v, order); }, f, l);
     }
     static T fetch_xor(T *p, T v, const char *f, int l)
     {
-        SIMTLAB_EMU_PROFILE_ATOMIC(p);
-        return noted(p, __atomic_fetch_xor(p, v, order), f, l);
+        return read_modify_write(p, [v](T *q) { return __atomic_fetch_xor(q, v, order); }, f, l);
     }
     static T fetch_min(T *p, T v, const char *f, int l)
     {
@@ -173,113 +167,68 @@ struct ops {
 #define SIMTLAB_EMU_CA_ORDER ::std::memory_order = ::std::memory_order_seq_cst
 #define SIMTLAB_EMU_CA_IF(cond) template <class U = T, ::std::enable_if_t<(cond), int> = 0>
 
+/* compare_exchange_weak or _strong (the same here: a CPU's strong one),
+ * with one order or two */
+#define SIMTLAB_EMU_CA_CAS(NAME, CONST, CV)                                                                    \
+    bool NAME(T &e, T d, ::std::memory_order, ::std::memory_order SIMTLAB_EMU_CA_AT) CONST CV                  \
+    {                                                                                                          \
+        return ops<T>::compare_exchange(ptr(), e, d, f_, l_);                                                  \
+    }                                                                                                          \
+    bool NAME(T &e, T d, SIMTLAB_EMU_CA_ORDER SIMTLAB_EMU_CA_AT) CONST CV                                      \
+    {                                                                                                          \
+        return ops<T>::compare_exchange(ptr(), e, d, f_, l_);                                                  \
+    }
+
+/* fetch_NAME(v), for the T where COND holds: ops<T>::NAME's old value */
+#define SIMTLAB_EMU_CA_FETCH(COND, NAME, V, CONST, CV)                                                         \
+    SIMTLAB_EMU_CA_IF(COND) T NAME(V v, SIMTLAB_EMU_CA_ORDER SIMTLAB_EMU_CA_AT) CONST CV                       \
+    {                                                                                                          \
+        return ops<T>::NAME(ptr(), v, f_, l_);                                                                 \
+    }
+
+/* x OP= v: the new value, from FETCH's old one */
+#define SIMTLAB_EMU_CA_COMPOUND(COND, OP, FETCH, V, CONST, CV)                                                 \
+    SIMTLAB_EMU_CA_IF(COND) T operator OP##=(V v) CONST CV                                                     \
+    {                                                                                                          \
+        return static_cast<T>(ops<T>::FETCH(ptr(), v, "<cuda/atomic> " #OP "=", 0) OP v);                      \
+    }
+
 /* The members of atomic<T> and atomic_ref<T> over the object at ptr(),
  * written once: `Self` gives ptr() (CRTP), CV is `volatile` for the
  * volatile overloads or nothing. */
-#define SIMTLAB_EMU_CA_MEMBERS(CONST, CV)                                                                          \
-    T load(SIMTLAB_EMU_CA_ORDER SIMTLAB_EMU_CA_AT) const CV { return ops<T>::load(ptr(), f_, l_); }               \
-    operator T() const CV { return ops<T>::load(ptr(), "<cuda/atomic> conversion", 0); }                           \
-    void store(T v, SIMTLAB_EMU_CA_ORDER) CONST CV { ops<T>::store(ptr(), v); }                                   \
+#define SIMTLAB_EMU_CA_MEMBERS(CONST, CV)                                                                      \
+    T load(SIMTLAB_EMU_CA_ORDER SIMTLAB_EMU_CA_AT) const CV { return ops<T>::load(ptr(), f_, l_); }            \
+    operator T() const CV { return ops<T>::load(ptr(), "<cuda/atomic> conversion", 0); }                       \
+    void store(T v, SIMTLAB_EMU_CA_ORDER) CONST CV { ops<T>::store(ptr(), v); }                                \
     T exchange(T v, SIMTLAB_EMU_CA_ORDER SIMTLAB_EMU_CA_AT) CONST CV { return ops<T>::exchange(ptr(), v, f_, l_); } \
-    bool compare_exchange_weak(T &e, T d, ::std::memory_order, ::std::memory_order SIMTLAB_EMU_CA_AT) CONST CV     \
-    {                                                                                                              \
-        return ops<T>::compare_exchange(ptr(), e, d, f_, l_);                                                      \
-    }                                                                                                              \
-    bool compare_exchange_weak(T &e, T d, SIMTLAB_EMU_CA_ORDER SIMTLAB_EMU_CA_AT) CONST CV                        \
-    {                                                                                                              \
-        return ops<T>::compare_exchange(ptr(), e, d, f_, l_);                                                      \
-    }                                                                                                              \
-    bool compare_exchange_strong(T &e, T d, ::std::memory_order, ::std::memory_order SIMTLAB_EMU_CA_AT) CONST CV   \
-    {                                                                                                              \
-        return ops<T>::compare_exchange(ptr(), e, d, f_, l_);                                                      \
-    }                                                                                                              \
-    bool compare_exchange_strong(T &e, T d, SIMTLAB_EMU_CA_ORDER SIMTLAB_EMU_CA_AT) CONST CV                      \
-    {                                                                                                              \
-        return ops<T>::compare_exchange(ptr(), e, d, f_, l_);                                                      \
-    }                                                                                                              \
-    void wait(T old, SIMTLAB_EMU_CA_ORDER SIMTLAB_EMU_CA_AT) const CV { ops<T>::wait(ptr(), old, f_, l_); }       \
-    void notify_one() CONST CV {}                                                                                  \
-    void notify_all() CONST CV {}                                                                                  \
-    bool is_lock_free() const CV { return true; }                                                                 \
-    SIMTLAB_EMU_CA_IF(arithmetic<U>) T fetch_add(T v, SIMTLAB_EMU_CA_ORDER SIMTLAB_EMU_CA_AT) CONST CV             \
-    {                                                                                                              \
-        return ops<T>::fetch_add(ptr(), v, f_, l_);                                                                \
-    }                                                                                                              \
-    SIMTLAB_EMU_CA_IF(arithmetic<U>) T fetch_sub(T v, SIMTLAB_EMU_CA_ORDER SIMTLAB_EMU_CA_AT) CONST CV             \
-    {                                                                                                              \
-        return ops<T>::fetch_sub(ptr(), v, f_, l_);                                                                \
-    }                                                                                                              \
-    SIMTLAB_EMU_CA_IF(::std::is_pointer_v<U>)                                                                      \
-    T fetch_add(::std::ptrdiff_t d, SIMTLAB_EMU_CA_ORDER SIMTLAB_EMU_CA_AT) CONST CV                               \
-    {                                                                                                              \
-        return ops<T>::fetch_ptr_add(ptr(), d, f_, l_);                                                            \
-    }                                                                                                              \
-    SIMTLAB_EMU_CA_IF(::std::is_pointer_v<U>)                                                                      \
-    T fetch_sub(::std::ptrdiff_t d, SIMTLAB_EMU_CA_ORDER SIMTLAB_EMU_CA_AT) CONST CV                               \
-    {                                                                                                              \
-        return ops<T>::fetch_ptr_add(ptr(), -d, f_, l_);                                                           \
-    }                                                                                                              \
-    SIMTLAB_EMU_CA_IF(integral<U>) T fetch_and(T v, SIMTLAB_EMU_CA_ORDER SIMTLAB_EMU_CA_AT) CONST CV               \
-    {                                                                                                              \
-        return ops<T>::fetch_and(ptr(), v, f_, l_);                                                                \
-    }                                                                                                              \
-    SIMTLAB_EMU_CA_IF(integral<U>) T fetch_or(T v, SIMTLAB_EMU_CA_ORDER SIMTLAB_EMU_CA_AT) CONST CV                \
-    {                                                                                                              \
-        return ops<T>::fetch_or(ptr(), v, f_, l_);                                                                 \
-    }                                                                                                              \
-    SIMTLAB_EMU_CA_IF(integral<U>) T fetch_xor(T v, SIMTLAB_EMU_CA_ORDER SIMTLAB_EMU_CA_AT) CONST CV               \
-    {                                                                                                              \
-        return ops<T>::fetch_xor(ptr(), v, f_, l_);                                                                \
-    }                                                                                                              \
-    SIMTLAB_EMU_CA_IF(arithmetic<U>) T fetch_min(T v, SIMTLAB_EMU_CA_ORDER SIMTLAB_EMU_CA_AT) CONST CV             \
-    {                                                                                                              \
-        return ops<T>::fetch_min(ptr(), v, f_, l_);                                                                \
-    }                                                                                                              \
-    SIMTLAB_EMU_CA_IF(arithmetic<U>) T fetch_max(T v, SIMTLAB_EMU_CA_ORDER SIMTLAB_EMU_CA_AT) CONST CV             \
-    {                                                                                                              \
-        return ops<T>::fetch_max(ptr(), v, f_, l_);                                                                \
-    }                                                                                                              \
-    SIMTLAB_EMU_CA_IF(integral<U> || ::std::is_pointer_v<U>) T operator++() CONST CV { return step(1) + 1; }      \
-    SIMTLAB_EMU_CA_IF(integral<U> || ::std::is_pointer_v<U>) T operator++(int) CONST CV { return step(1); }       \
-    SIMTLAB_EMU_CA_IF(integral<U> || ::std::is_pointer_v<U>) T operator--() CONST CV { return step(-1) - 1; }     \
-    SIMTLAB_EMU_CA_IF(integral<U> || ::std::is_pointer_v<U>) T operator--(int) CONST CV { return step(-1); }      \
-    SIMTLAB_EMU_CA_IF(arithmetic<U>) T operator+=(T v) CONST CV                                                   \
-    {                                                                                                              \
-        return static_cast<T>(ops<T>::fetch_add(ptr(), v, "<cuda/atomic> +=", 0) + v);                            \
-    }                                                                                                              \
-    SIMTLAB_EMU_CA_IF(arithmetic<U>) T operator-=(T v) CONST CV                                                   \
-    {                                                                                                              \
-        return static_cast<T>(ops<T>::fetch_sub(ptr(), v, "<cuda/atomic> -=", 0) - v);                            \
-    }                                                                                                              \
-    SIMTLAB_EMU_CA_IF(::std::is_pointer_v<U>) T operator+=(::std::ptrdiff_t d) CONST CV                           \
-    {                                                                                                              \
-        return ops<T>::fetch_ptr_add(ptr(), d, "<cuda/atomic> +=", 0) + d;                                         \
-    }                                                                                                              \
-    SIMTLAB_EMU_CA_IF(::std::is_pointer_v<U>) T operator-=(::std::ptrdiff_t d) CONST CV                           \
-    {                                                                                                              \
-        return ops<T>::fetch_ptr_add(ptr(), -d, "<cuda/atomic> -=", 0) - d;                                        \
-    }                                                                                                              \
-    SIMTLAB_EMU_CA_IF(integral<U>) T operator&=(T v) CONST CV                                                     \
-    {                                                                                                              \
-        return ops<T>::fetch_and(ptr(), v, "<cuda/atomic> &=", 0) & v;                                            \
-    }                                                                                                              \
-    SIMTLAB_EMU_CA_IF(integral<U>) T operator|=(T v) CONST CV                                                     \
-    {                                                                                                              \
-        return ops<T>::fetch_or(ptr(), v, "<cuda/atomic> |=", 0) | v;                                             \
-    }                                                                                                              \
-    SIMTLAB_EMU_CA_IF(integral<U>) T operator^=(T v) CONST CV                                                     \
-    {                                                                                                              \
-        return ops<T>::fetch_xor(ptr(), v, "<cuda/atomic> ^=", 0) ^ v;                                            \
-    }
+    SIMTLAB_EMU_CA_CAS(compare_exchange_weak, CONST, CV)                                                       \
+    SIMTLAB_EMU_CA_CAS(compare_exchange_strong, CONST, CV)                                                     \
+    void wait(T old, SIMTLAB_EMU_CA_ORDER SIMTLAB_EMU_CA_AT) const CV { ops<T>::wait(ptr(), old, f_, l_); }    \
+    void notify_one() CONST CV {}                                                                              \
+    void notify_all() CONST CV {}                                                                              \
+    bool is_lock_free() const CV { return true; }                                                              \
+    SIMTLAB_EMU_CA_FETCH(addable<U>, fetch_add, difference_type, CONST, CV)                                    \
+    SIMTLAB_EMU_CA_FETCH(addable<U>, fetch_sub, difference_type, CONST, CV)                                    \
+    SIMTLAB_EMU_CA_FETCH(integral<U>, fetch_and, T, CONST, CV)                                                 \
+    SIMTLAB_EMU_CA_FETCH(integral<U>, fetch_or, T, CONST, CV)                                                  \
+    SIMTLAB_EMU_CA_FETCH(integral<U>, fetch_xor, T, CONST, CV)                                                 \
+    SIMTLAB_EMU_CA_FETCH(arithmetic<U>, fetch_min, T, CONST, CV)                                               \
+    SIMTLAB_EMU_CA_FETCH(arithmetic<U>, fetch_max, T, CONST, CV)                                               \
+    SIMTLAB_EMU_CA_IF(integral<U> || ::std::is_pointer_v<U>) T operator++() CONST CV { return step(1) + 1; }   \
+    SIMTLAB_EMU_CA_IF(integral<U> || ::std::is_pointer_v<U>) T operator++(int) CONST CV { return step(1); }    \
+    SIMTLAB_EMU_CA_IF(integral<U> || ::std::is_pointer_v<U>) T operator--() CONST CV { return step(-1) - 1; }  \
+    SIMTLAB_EMU_CA_IF(integral<U> || ::std::is_pointer_v<U>) T operator--(int) CONST CV { return step(-1); }   \
+    SIMTLAB_EMU_CA_COMPOUND(addable<U>, +, fetch_add, difference_type, CONST, CV)                              \
+    SIMTLAB_EMU_CA_COMPOUND(addable<U>, -, fetch_sub, difference_type, CONST, CV)                              \
+    SIMTLAB_EMU_CA_COMPOUND(integral<U>, &, fetch_and, T, CONST, CV)                                           \
+    SIMTLAB_EMU_CA_COMPOUND(integral<U>, |, fetch_or, T, CONST, CV)                                            \
+    SIMTLAB_EMU_CA_COMPOUND(integral<U>, ^, fetch_xor, T, CONST, CV)
 
 /* ++ and -- on integers and pointers: returns the old value */
-#define SIMTLAB_EMU_CA_STEP(CONST, CV)                                                                             \
-    T step(int by) CONST CV                                                                                        \
-    {                                                                                                              \
-        if constexpr (::std::is_pointer_v<T>)                                                                      \
-            return ops<T>::fetch_ptr_add(ptr(), by, "<cuda/atomic> ++/--", 0);                                     \
-        else                                                                                                       \
-            return ops<T>::fetch_add(ptr(), static_cast<T>(by), "<cuda/atomic> ++/--", 0);                         \
+#define SIMTLAB_EMU_CA_STEP(CONST, CV)                                                                         \
+    T step(int by) CONST CV                                                                                    \
+    {                                                                                                          \
+        return ops<T>::fetch_add(ptr(), static_cast<difference_type>(by), "<cuda/atomic> ++/--", 0);           \
     }
 
 /* The atomic object: the value itself, nothing else, so that it can live in
@@ -288,7 +237,7 @@ template <class T>
 class atomic_value {
 public:
     using value_type = T;
-    using difference_type = ::std::conditional_t<::std::is_pointer_v<T>, ::std::ptrdiff_t, T>;
+    using difference_type = difference<T>;
     static constexpr bool is_always_lock_free = true;
 
     atomic_value() noexcept = default;
@@ -324,7 +273,7 @@ template <class T>
 class atomic_reference {
 public:
     using value_type = T;
-    using difference_type = ::std::conditional_t<::std::is_pointer_v<T>, ::std::ptrdiff_t, T>;
+    using difference_type = difference<T>;
     static constexpr bool is_always_lock_free = true;
     static constexpr ::std::size_t required_alignment = sizeof(T);
 
@@ -346,6 +295,9 @@ private:
 };
 
 #undef SIMTLAB_EMU_CA_MEMBERS
+#undef SIMTLAB_EMU_CA_COMPOUND
+#undef SIMTLAB_EMU_CA_FETCH
+#undef SIMTLAB_EMU_CA_CAS
 #undef SIMTLAB_EMU_CA_STEP
 #undef SIMTLAB_EMU_CA_IF
 #undef SIMTLAB_EMU_CA_ORDER

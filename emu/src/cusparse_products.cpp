@@ -1,6 +1,6 @@
-/* simtlab CPU emulator — cuSPARSE's SpMV, SpMM and the conversions between
- * sparse and dense on the host (include/cusparse.h; the handle and
- * descriptors: cusparse.cpp).
+/* simtlab CPU emulator — cuSPARSE's SpMV and SpMM on the host
+ * (include/cusparse.h; the handle and descriptors: cusparse.cpp; sparse <->
+ * dense: cusparse_convert.cpp).
  *
  * Each checks, at the call, the handle, the operations, the types, the
  * shapes and the scalars, and that every array the product reads or writes
@@ -30,10 +30,7 @@
 
 namespace simtlab_emu {
 namespace sparse {
-namespace {
 
-/* `count` elements of `bytes` each at p, inside one device allocation; a
- * count below 0 is one that overflowed (sizes no memory holds). */
 cusparseStatus_t check_array(const void *p, int64_t count, std::size_t bytes, const char *api, const char *owner,
                              const char *name)
 {
@@ -64,7 +61,6 @@ cusparseStatus_t check_sparse_memory(const cusparseSpMatDescr &A, const char *ap
     return CUSPARSE_STATUS_SUCCESS;
 }
 
-/* Elements a dense matrix spans; -1 if that overflows. */
 int64_t dense_extent(const cusparseDnMatDescr &M)
 {
     if (M.rows == 0 || M.cols == 0)
@@ -82,14 +78,6 @@ bool valid_op(cusparseOperation_t op)
     return op == CUSPARSE_OPERATION_NON_TRANSPOSE || op == CUSPARSE_OPERATION_TRANSPOSE ||
            op == CUSPARSE_OPERATION_CONJUGATE_TRANSPOSE;
 }
-
-/* A scalar (alpha, beta) as the pointer mode says: host mode, a host
- * variable (or managed memory), read now; device mode, device memory, read
- * when the product runs. */
-struct scalar {
-    const void *device; /* device mode: where to read it */
-    double host;        /* host mode: its value */
-};
 
 cusparseStatus_t take_scalar(const void *p, cudaDataType t, cusparsePointerMode_t mode, const char *api,
                              const char *name, scalar *out)
@@ -120,81 +108,20 @@ cusparseStatus_t take_scalar(const void *p, cudaDataType t, cusparsePointerMode_
     return CUSPARSE_STATUS_SUCCESS;
 }
 
-template <class V>
-V read_scalar(const scalar &s)
+cusparseStatus_t check_compute_types(const char *api, cudaDataType compute, cudaDataType a, const char *second,
+                                     cudaDataType t2, const char *third, cudaDataType t3)
 {
-    return s.device ? *static_cast<const V *>(s.device) : static_cast<V>(s.host);
-}
-
-/* Calls f(row, col, value) for each stored entry of A (memory open),
- * checking every offset and index first; a bad one sets the diagnostic and
- * returns INVALID_VALUE (f may have been called for earlier entries). */
-template <class O, class I, class V, class F>
-cusparseStatus_t each_entry(const cusparseSpMatDescr &A, const char *api, const char *owner, F &&f)
-{
-    const O *p0 = static_cast<const O *>(A.p0);
-    const I *p1 = static_cast<const I *>(A.p1);
-    const V *val = static_cast<const V *>(A.values);
-    const int64_t base = A.base;
-    const array_names n = names_of(A.format);
-    if (A.format == CUSPARSE_FORMAT_COO) {
-        for (int64_t k = 0; k < A.nnz; ++k) {
-            const int64_t r = static_cast<int64_t>(p0[k]) - base, c = static_cast<int64_t>(p1[k]) - base;
-            if (r < 0 || r >= A.rows)
-                return INVALID("%s: %s's %s[%" PRId64 "] = %" PRId64 " is outside the %" PRId64
-                               " rows (index base %d)",
-                               api, owner, n.p0, k, r + base, A.rows, A.base);
-            if (c < 0 || c >= A.cols)
-                return INVALID("%s: %s's %s[%" PRId64 "] = %" PRId64 " is outside the %" PRId64
-                               " columns (index base %d)",
-                               api, owner, n.p1, k, c + base, A.cols, A.base);
-            f(r, c, val[k]);
-        }
-        return CUSPARSE_STATUS_SUCCESS;
-    }
-    const bool csr = A.format == CUSPARSE_FORMAT_CSR;
-    const int64_t outer = csr ? A.rows : A.cols, inner = csr ? A.cols : A.rows;
-    const char *inner_what = csr ? "columns" : "rows";
-    if (static_cast<int64_t>(p0[0]) != base)
-        return INVALID("%s: %s's %s[0] is %" PRId64 ", but must be the index base %d", api, owner, n.p0,
-                       static_cast<int64_t>(p0[0]), A.base);
-    for (int64_t o = 0; o < outer; ++o) {
-        const int64_t begin = static_cast<int64_t>(p0[o]) - base, end = static_cast<int64_t>(p0[o + 1]) - base;
-        if (end < begin || end > A.nnz)
-            return INVALID("%s: %s's %s[%" PRId64 "] = %" PRId64 " after %" PRId64
-                           ": offsets must not decrease nor pass nnz = %" PRId64 " (index base %d)",
-                           api, owner, n.p0, o + 1, end + base, begin + base, A.nnz, A.base);
-        for (int64_t k = begin; k < end; ++k) {
-            const int64_t i = static_cast<int64_t>(p1[k]) - base;
-            if (i < 0 || i >= inner)
-                return INVALID("%s: %s's %s[%" PRId64 "] = %" PRId64 " is outside the %" PRId64 " %s (index base %d)",
-                               api, owner, n.p1, k, i + base, inner, inner_what, A.base);
-            if (csr)
-                f(o, i, val[k]);
-            else
-                f(i, o, val[k]);
-        }
-    }
+    cusparseStatus_t st;
+    if ((st = check_value_type(compute, api, "computeType")))
+        return st;
+    if (a != compute || t2 != compute || t3 != compute)
+        return NOT_SUPPORTED("%s: matA is %s, %s %s, %s %s and computeType %s: the emulator computes with all four "
+                             "CUDA_R_32F or all four CUDA_R_64F",
+                             api, type_name(a), second, type_name(t2), third, type_name(t3), type_name(compute));
     return CUSPARSE_STATUS_SUCCESS;
 }
 
-template <class V, class F>
-cusparseStatus_t visit(const cusparseSpMatDescr &A, const char *api, const char *owner, F &&f)
-{
-    const bool o64 = A.p0_type == CUSPARSE_INDEX_64I;
-    const bool i64 = (A.format == CUSPARSE_FORMAT_COO ? A.p0_type : A.p1_type) == CUSPARSE_INDEX_64I;
-    if (o64)
-        return i64 ? each_entry<int64_t, int64_t, V>(A, api, owner, f) : each_entry<int64_t, int32_t, V>(A, api, owner, f);
-    return i64 ? each_entry<int32_t, int64_t, V>(A, api, owner, f) : each_entry<int32_t, int32_t, V>(A, api, owner, f);
-}
-
-/* Opens every device allocation for one product (as a launch does) and
- * closes them again; a canary overwritten past an allocation's end (by
- * earlier host code) is reported as a launch would report it. */
-struct open_all {
-    open_all() { device_memory_open(); }
-    ~open_all() { (void)device_memory_close(); }
-};
+namespace {
 
 /* Everything a product needs once its arguments are checked: copies of the
  * descriptors (the caller may destroy them before a captured graph runs). */
@@ -284,35 +211,6 @@ cusparseStatus_t spmm_run(const spmm_job &j)
             const V a = alpha * acc[i * n + c];
             out = beta == V(0) ? a : a + beta * out;
         }
-    return CUSPARSE_STATUS_SUCCESS;
-}
-
-/* Runs a checked product now, or adds it to the graph the stream is being
- * captured into. */
-template <class Job>
-cusparseStatus_t run_in_stream(cudaStream_t stream, const Job &job, cudaDataType type,
-                               cusparseStatus_t (*run32)(const Job &), cusparseStatus_t (*run64)(const Job &))
-{
-    auto run = type == CUDA_R_64F ? run64 : run32;
-    if (!runtime::stream_capturing(stream))
-        return run(job);
-    cudaError_t e = runtime::capture(stream, [job, run](cudaStream_t) {
-        cusparseStatus_t st = run(job);
-        return st == CUSPARSE_STATUS_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
-    });
-    return e == cudaSuccess ? CUSPARSE_STATUS_SUCCESS : CUSPARSE_STATUS_EXECUTION_FAILED;
-}
-
-cusparseStatus_t check_compute_types(const char *api, cudaDataType compute, cudaDataType a, const char *second,
-                                     cudaDataType t2, const char *third, cudaDataType t3)
-{
-    cusparseStatus_t st;
-    if ((st = check_value_type(compute, api, "computeType")))
-        return st;
-    if (a != compute || t2 != compute || t3 != compute)
-        return NOT_SUPPORTED("%s: matA is %s, %s %s, %s %s and computeType %s: the emulator computes with all four "
-                             "CUDA_R_32F or all four CUDA_R_64F",
-                             api, type_name(a), second, type_name(t2), third, type_name(t3), type_name(compute));
     return CUSPARSE_STATUS_SUCCESS;
 }
 
@@ -449,181 +347,6 @@ cusparseStatus_t check_spmm(const char *api, cusparseHandle_t handle, cusparseOp
     return CUSPARSE_STATUS_SUCCESS;
 }
 
-/* ---- conversions ---------------------------------------------------------- */
-
-/* Element (i, j) of a stored dense matrix is at i * si + j * sj. */
-void dense_strides(const cusparseDnMatDescr &M, int64_t *si, int64_t *sj)
-{
-    const bool col = M.order == CUSPARSE_ORDER_COL;
-    *si = col ? 1 : M.ld, *sj = col ? M.ld : 1;
-}
-
-struct to_dense_job {
-    const char *api;
-    cusparseSpMatDescr A;
-    cusparseDnMatDescr B;
-};
-
-template <class V>
-cusparseStatus_t to_dense_run(const to_dense_job &j)
-{
-    const int64_t m = j.B.rows, n = j.B.cols;
-    if (m == 0 || n == 0)
-        return CUSPARSE_STATUS_SUCCESS;
-    std::vector<V> acc; /* row-major m x n; duplicates of COO add up */
-    try {
-        acc.assign(static_cast<std::size_t>(m) * static_cast<std::size_t>(n), V(0));
-    } catch (const std::bad_alloc &) {
-        return fail(CUSPARSE_STATUS_ALLOC_FAILED, "%s: out of host memory for %" PRId64 " x %" PRId64, j.api, m, n);
-    }
-    open_all open;
-    if (cusparseStatus_t st = visit<V>(j.A, j.api, "matA", [&](int64_t r, int64_t c, V v) { acc[r * n + c] += v; }))
-        return st;
-    int64_t si, sj;
-    dense_strides(j.B, &si, &sj);
-    V *B = static_cast<V *>(j.B.values);
-    for (int64_t i = 0; i < m; ++i)
-        for (int64_t c = 0; c < n; ++c)
-            B[i * si + c * sj] = acc[i * n + c];
-    return CUSPARSE_STATUS_SUCCESS;
-}
-
-/* The checks both directions share: live descriptors, one value type, one
- * shape, the algorithm. */
-cusparseStatus_t check_convert(const char *api, cusparseHandle_t handle, const cusparseSpMatDescr *sp,
-                               const char *sp_name, const cusparseDnMatDescr *dn, const char *dn_name, int alg)
-{
-    cusparseStatus_t st;
-    if ((st = check_handle(handle, api)) || (st = check_spmat(sp, api, sp_name)) || (st = check_dnmat(dn, api, dn_name)))
-        return st;
-    if (sp->type != dn->type)
-        return NOT_SUPPORTED("%s: %s is %s but %s is %s: the emulator converts between matrices of one value type",
-                             api, sp_name, type_name(sp->type), dn_name, type_name(dn->type));
-    if (sp->rows != dn->rows || sp->cols != dn->cols)
-        return INVALID("%s: %s is %" PRId64 " x %" PRId64 " but %s is %" PRId64 " x %" PRId64, api, sp_name, sp->rows,
-                       sp->cols, dn_name, dn->rows, dn->cols);
-    if (alg != 0)
-        return INVALID("%s: alg %d is not the default algorithm (0)", api, alg);
-    return CUSPARSE_STATUS_SUCCESS;
-}
-
-cusparseStatus_t check_to_dense(const char *api, cusparseHandle_t handle, cusparseConstSpMatDescr_t matA,
-                                cusparseDnMatDescr_t matB, cusparseSparseToDenseAlg_t alg, to_dense_job *job)
-{
-    cusparseStatus_t st;
-    if ((st = check_convert(api, handle, matA, "matA", matB, "matB", static_cast<int>(alg))))
-        return st;
-    const bool empty = matB->rows == 0 || matB->cols == 0;
-    if ((!empty && (st = check_sparse_memory(*matA, api, "matA"))) ||
-        (st = check_array(matB->values, dense_extent(*matB), value_bytes(matB->type), api, "matB", "values")))
-        return st;
-    job->api = api, job->A = *matA, job->B = *matB;
-    return CUSPARSE_STATUS_SUCCESS;
-}
-
-/* Dense to sparse runs at the call: its analysis sets matB's nnz, which the
- * caller reads back (cusparseSpMatGetSize) before it allocates. */
-cusparseStatus_t check_to_sparse(const char *api, cusparseHandle_t handle, cusparseConstDnMatDescr_t matA,
-                                 cusparseSpMatDescr_t matB, cusparseDenseToSparseAlg_t alg)
-{
-    cusparseStatus_t st;
-    if ((st = check_convert(api, handle, matB, "matB", matA, "matA", static_cast<int>(alg))))
-        return st;
-    if (runtime::stream_capturing(handle->stream))
-        return NOT_SUPPORTED("%s: the handle's stream is being captured; the emulator converts at the call (the "
-                             "analysis sets matB's nnz), so not in a graph",
-                             api);
-    return check_array(matA->values, dense_extent(*matA), value_bytes(matA->type), api, "matA", "values");
-}
-
-void store_index(void *p, int64_t k, cusparseIndexType_t t, int64_t v)
-{
-    if (t == CUSPARSE_INDEX_64I)
-        static_cast<int64_t *>(p)[k] = v;
-    else
-        static_cast<int32_t *>(p)[k] = static_cast<int32_t>(v);
-}
-
-/* Visits the nonzeros of a dense matrix (memory open) in the order of the
- * sparse format: row by row for CSR and COO, column by column for CSC;
- * f(outer, inner, k, value) with k the entry's position. */
-template <class V, class F>
-void each_nonzero(const cusparseDnMatDescr &A, bool by_column, F &&f)
-{
-    int64_t si, sj;
-    dense_strides(A, &si, &sj);
-    const V *a = static_cast<const V *>(A.values);
-    const int64_t outer = by_column ? A.cols : A.rows, inner = by_column ? A.rows : A.cols;
-    int64_t k = 0;
-    for (int64_t o = 0; o < outer; ++o)
-        for (int64_t i = 0; i < inner; ++i) {
-            const V v = by_column ? a[i * si + o * sj] : a[o * si + i * sj];
-            if (v != V(0) || v != v) /* NaN is stored too */
-                f(o, i, k++, v);
-        }
-}
-
-/* The analysis: counts the nonzeros, writes CSR/CSC offsets, sets nnz. */
-template <class V>
-cusparseStatus_t to_sparse_analysis(const char *api, const cusparseDnMatDescr &A, cusparseSpMatDescr &B)
-{
-    const bool csc = B.format == CUSPARSE_FORMAT_CSC, coo = B.format == CUSPARSE_FORMAT_COO;
-    const int64_t outer = csc ? B.cols : B.rows;
-    const array_names n = names_of(B.format);
-    if (!coo)
-        if (cusparseStatus_t st = check_array(B.p0, outer + 1, index_bytes(B.p0_type), api, "matB", n.p0))
-            return st;
-    std::vector<int64_t> counts;
-    try {
-        counts.assign(static_cast<std::size_t>(outer), 0);
-    } catch (const std::bad_alloc &) {
-        return fail(CUSPARSE_STATUS_ALLOC_FAILED, "%s: out of host memory", api);
-    }
-    open_all open;
-    int64_t nnz = 0;
-    each_nonzero<V>(A, csc, [&](int64_t o, int64_t, int64_t, V) { ++counts[o], ++nnz; });
-    const int64_t base = B.base;
-    if ((B.p0_type == CUSPARSE_INDEX_32I || B.p1_type == CUSPARSE_INDEX_32I) && nnz + base > INT32_MAX)
-        return NOT_SUPPORTED("%s: matA has %" PRId64 " nonzeros, more than CUSPARSE_INDEX_32I indices can count", api,
-                             nnz);
-    if (!coo) {
-        int64_t at = base;
-        store_index(B.p0, 0, B.p0_type, at);
-        for (int64_t o = 0; o < outer; ++o)
-            store_index(B.p0, o + 1, B.p0_type, at += counts[o]);
-    }
-    B.nnz = nnz;
-    return CUSPARSE_STATUS_SUCCESS;
-}
-
-template <class V>
-cusparseStatus_t to_sparse_convert(const char *api, const cusparseDnMatDescr &A, const cusparseSpMatDescr &B)
-{
-    const bool csc = B.format == CUSPARSE_FORMAT_CSC, coo = B.format == CUSPARSE_FORMAT_COO;
-    int64_t nnz = 0;
-    {
-        open_all open;
-        each_nonzero<V>(A, csc, [&](int64_t, int64_t, int64_t, V) { ++nnz; });
-    }
-    if (nnz != B.nnz)
-        return INVALID("%s: matA has %" PRId64 " nonzeros but matB's nnz is %" PRId64
-                       ": call cusparseDenseToSparse_analysis first, then give matB arrays of that size",
-                       api, nnz, B.nnz);
-    if (cusparseStatus_t st = check_sparse_memory(B, api, "matB"))
-        return st;
-    const int64_t base = B.base;
-    const cusparseIndexType_t inner_type = coo ? B.p0_type : B.p1_type;
-    open_all open;
-    V *values = static_cast<V *>(B.values);
-    each_nonzero<V>(A, csc, [&](int64_t o, int64_t i, int64_t k, V v) {
-        if (coo)
-            store_index(B.p0, k, B.p0_type, o + base);
-        store_index(B.p1, k, inner_type, i + base);
-        values[k] = v;
-    });
-    return CUSPARSE_STATUS_SUCCESS;
-}
-
 } /* namespace */
 } /* namespace sparse */
 } /* namespace simtlab_emu */
@@ -710,69 +433,6 @@ cusparseStatus_t cusparseSpMM(cusparseHandle_t handle, cusparseOperation_t opA, 
                                          computeType, alg, &job))
         return st;
     return run_in_stream(handle->stream, job, computeType, spmm_run<float>, spmm_run<double>);
-}
-
-} /* extern "C" */
-
-extern "C" {
-
-cusparseStatus_t cusparseSparseToDense_bufferSize(cusparseHandle_t handle, cusparseConstSpMatDescr_t matA,
-                                                  cusparseDnMatDescr_t matB, cusparseSparseToDenseAlg_t alg,
-                                                  size_t *bufferSize)
-{
-    to_dense_job job;
-    if (cusparseStatus_t st = check_to_dense("cusparseSparseToDense_bufferSize", handle, matA, matB, alg, &job))
-        return st;
-    if (!bufferSize)
-        return INVALID("cusparseSparseToDense_bufferSize: bufferSize is NULL");
-    *bufferSize = 0;
-    return CUSPARSE_STATUS_SUCCESS;
-}
-
-cusparseStatus_t cusparseSparseToDense(cusparseHandle_t handle, cusparseConstSpMatDescr_t matA,
-                                       cusparseDnMatDescr_t matB, cusparseSparseToDenseAlg_t alg, void *externalBuffer)
-{
-    (void)externalBuffer;
-    to_dense_job job;
-    if (cusparseStatus_t st = check_to_dense("cusparseSparseToDense", handle, matA, matB, alg, &job))
-        return st;
-    return run_in_stream(handle->stream, job, matB->type, to_dense_run<float>, to_dense_run<double>);
-}
-
-cusparseStatus_t cusparseDenseToSparse_bufferSize(cusparseHandle_t handle, cusparseConstDnMatDescr_t matA,
-                                                  cusparseSpMatDescr_t matB, cusparseDenseToSparseAlg_t alg,
-                                                  size_t *bufferSize)
-{
-    if (cusparseStatus_t st = check_to_sparse("cusparseDenseToSparse_bufferSize", handle, matA, matB, alg))
-        return st;
-    if (!bufferSize)
-        return INVALID("cusparseDenseToSparse_bufferSize: bufferSize is NULL");
-    *bufferSize = 0;
-    return CUSPARSE_STATUS_SUCCESS;
-}
-
-cusparseStatus_t cusparseDenseToSparse_analysis(cusparseHandle_t handle, cusparseConstDnMatDescr_t matA,
-                                                cusparseSpMatDescr_t matB, cusparseDenseToSparseAlg_t alg,
-                                                void *externalBuffer)
-{
-    (void)externalBuffer;
-    const char *api = "cusparseDenseToSparse_analysis";
-    if (cusparseStatus_t st = check_to_sparse(api, handle, matA, matB, alg))
-        return st;
-    return matA->type == CUDA_R_64F ? to_sparse_analysis<double>(api, *matA, *matB)
-                                    : to_sparse_analysis<float>(api, *matA, *matB);
-}
-
-cusparseStatus_t cusparseDenseToSparse_convert(cusparseHandle_t handle, cusparseConstDnMatDescr_t matA,
-                                               cusparseSpMatDescr_t matB, cusparseDenseToSparseAlg_t alg,
-                                               void *externalBuffer)
-{
-    (void)externalBuffer;
-    const char *api = "cusparseDenseToSparse_convert";
-    if (cusparseStatus_t st = check_to_sparse(api, handle, matA, matB, alg))
-        return st;
-    return matA->type == CUDA_R_64F ? to_sparse_convert<double>(api, *matA, *matB)
-                                    : to_sparse_convert<float>(api, *matA, *matB);
 }
 
 } /* extern "C" */

@@ -201,10 +201,7 @@ static bool is_attribute_word(const rw *r, size_t i)
     static const char *const words[] = {"__attribute__", "__declspec", "alignas",   "__align__",   "decltype",
                                         "noexcept",      "throw",      "sizeof",    "alignof",     "__launch_bounds__",
                                         "__maxnreg__",   "__cluster_dims__", "__asm__", "asm", "static_assert"};
-    for (size_t k = 0; k < sizeof words / sizeof words[0]; k++)
-        if (tok_is(r, i, words[k]))
-            return true;
-    return false;
+    return tok_is_one_of(r, i, words, sizeof words / sizeof words[0]);
 }
 
 /* Every function named in a declaration that says __device__ (a

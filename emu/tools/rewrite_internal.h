@@ -175,6 +175,15 @@ static inline bool is_punct(const rw *r, size_t i, char c)
     return n == 1 ? t[0] == c : n == 2 && digraph_of(t) == c;
 }
 
+/* Token i is one of the n words. */
+static inline bool tok_is_one_of(const rw *r, size_t i, const char *const *words, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        if (tok_is(r, i, words[k]))
+            return true;
+    return false;
+}
+
 static inline bool is_ident(const rw *r, size_t i)
 {
     return i < r->ntoks && r->toks[i].kind == TK_IDENT;

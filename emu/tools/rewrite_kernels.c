@@ -23,10 +23,7 @@ static bool is_attribute_word(const rw *r, size_t i)
                                         "__align__",        "decltype",      "__maxnreg__", "__cluster_dims__",
                                         "noexcept",         "throw",         "sizeof",      "alignof",
                                         "static_assert",    "operator",      "__asm__",     "asm"};
-    for (size_t k = 0; k < sizeof words / sizeof words[0]; k++)
-        if (tok_is(r, i, words[k]))
-            return true;
-    return false;
+    return tok_is_one_of(r, i, words, sizeof words / sizeof words[0]);
 }
 
 static bool same_text(const rw *r, size_t a, size_t b)
@@ -412,10 +409,7 @@ static bool is_expression_keyword(const rw *r, size_t i)
 {
     static const char *const words[] = {"return", "case",   "else",      "goto",   "throw", "new",
                                         "delete", "sizeof", "co_return", "typeid", "do"};
-    for (size_t k = 0; k < sizeof words / sizeof words[0]; k++)
-        if (tok_is(r, i, words[k]))
-            return true;
-    return false;
+    return tok_is_one_of(r, i, words, sizeof words / sizeof words[0]);
 }
 
 /* Is there, anywhere in the file, a declarator of the name at token `name`

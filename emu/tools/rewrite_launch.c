@@ -35,10 +35,7 @@ static bool is_control_keyword(const rw *r, size_t i)
 {
     static const char *const words[] = {"if", "while", "for",   "switch", "return",   "else",
                                         "do", "case",  "throw", "sizeof", "co_return"};
-    for (size_t k = 0; k < sizeof words / sizeof words[0]; k++)
-        if (tok_is(r, i, words[k]))
-            return true;
-    return false;
+    return tok_is_one_of(r, i, words, sizeof words / sizeof words[0]);
 }
 
 /* The `<` that opens the template argument list closed by the `>` at

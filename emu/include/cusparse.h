@@ -18,6 +18,8 @@
  *                      algorithm of a provided format, in float (CUDA_R_32F)
  *                      or double (CUDA_R_64F), A, X, Y (B, C) and the compute
  *                      type all of one type
+ *   SpSV               triangular solves (createDescr, bufferSize,
+ *                      analysis, solve), with cusparseSpMatGet/SetAttribute
  *   conversions        cusparseSparseToDense, cusparseDenseToSparse
  *                      (_bufferSize, _analysis, _convert)
  *
@@ -29,7 +31,7 @@
  * but the emulator does not) and prints one line naming the function and
  * the argument (simtlab_emu_last_diagnostic() returns it). Results are those
  * of a correct implementation; timings are CPU timings, never GPU ones.
- * Everything else of cuSPARSE (SpGEMM, SpSV, Csr2cscEx2, the BSR, ELL and
+ * Everything else of cuSPARSE (SpGEMM, SpSM, Csr2cscEx2, the BSR, ELL and
  * SELL formats, half and complex values) is not declared here.
  */
 #ifndef SIMTLAB_EMU_CUSPARSE_H
@@ -303,6 +305,15 @@ cusparseStatus_t CUSPARSEAPI cusparseSpMatGetValues(cusparseSpMatDescr_t spMatDe
 cusparseStatus_t CUSPARSEAPI cusparseConstSpMatGetValues(cusparseConstSpMatDescr_t spMatDescr,
                                                          const void **values);
 cusparseStatus_t CUSPARSEAPI cusparseSpMatSetValues(cusparseSpMatDescr_t spMatDescr, void *values);
+/* The triangle and diagonal SpSV uses (lower, non-unit when made); data
+ * points to a cusparseFillMode_t or cusparseDiagType_t, dataSize its size. */
+typedef enum { CUSPARSE_SPMAT_FILL_MODE, CUSPARSE_SPMAT_DIAG_TYPE } cusparseSpMatAttribute_t;
+cusparseStatus_t CUSPARSEAPI cusparseSpMatGetAttribute(cusparseConstSpMatDescr_t spMatDescr,
+                                                       cusparseSpMatAttribute_t attribute, void *data,
+                                                       size_t dataSize);
+cusparseStatus_t CUSPARSEAPI cusparseSpMatSetAttribute(cusparseSpMatDescr_t spMatDescr,
+                                                       cusparseSpMatAttribute_t attribute, void *data,
+                                                       size_t dataSize);
 
 /* ---- dense matrices (ld: the distance between columns of a column-major
  * matrix, between rows of a row-major one) ------------------------------- */
@@ -360,6 +371,32 @@ cusparseStatus_t CUSPARSEAPI cusparseSpMM(cusparseHandle_t handle, cusparseOpera
                                           cusparseConstDnMatDescr_t matB, const void *beta,
                                           cusparseDnMatDescr_t matC, cudaDataType computeType,
                                           cusparseSpMMAlg_t alg, void *externalBuffer);
+
+/* ---- SpSV: solve op(A) Y = alpha X, A triangular ------------------------ */
+/* The triangle of A its fill-mode attribute names is used (the other one is
+ * ignored, as are stored diagonal entries when the diagonal is unit); a
+ * missing or zero diagonal entry divides by zero, as on a GPU. _analysis
+ * records matA and opA; _solve needs them the same. CSR, CSC, COO; one
+ * value type; workspace 0. */
+typedef enum { CUSPARSE_SPSV_ALG_DEFAULT = 0 } cusparseSpSVAlg_t;
+struct cusparseSpSVDescr;
+typedef struct cusparseSpSVDescr *cusparseSpSVDescr_t;
+cusparseStatus_t CUSPARSEAPI cusparseSpSV_createDescr(cusparseSpSVDescr_t *descr);
+cusparseStatus_t CUSPARSEAPI cusparseSpSV_destroyDescr(cusparseSpSVDescr_t descr);
+cusparseStatus_t CUSPARSEAPI cusparseSpSV_bufferSize(cusparseHandle_t handle, cusparseOperation_t opA,
+                                                     const void *alpha, cusparseConstSpMatDescr_t matA,
+                                                     cusparseConstDnVecDescr_t vecX, cusparseDnVecDescr_t vecY,
+                                                     cudaDataType computeType, cusparseSpSVAlg_t alg,
+                                                     cusparseSpSVDescr_t spsvDescr, size_t *bufferSize);
+cusparseStatus_t CUSPARSEAPI cusparseSpSV_analysis(cusparseHandle_t handle, cusparseOperation_t opA, const void *alpha,
+                                                   cusparseConstSpMatDescr_t matA, cusparseConstDnVecDescr_t vecX,
+                                                   cusparseDnVecDescr_t vecY, cudaDataType computeType,
+                                                   cusparseSpSVAlg_t alg, cusparseSpSVDescr_t spsvDescr,
+                                                   void *externalBuffer);
+cusparseStatus_t CUSPARSEAPI cusparseSpSV_solve(cusparseHandle_t handle, cusparseOperation_t opA, const void *alpha,
+                                                cusparseConstSpMatDescr_t matA, cusparseConstDnVecDescr_t vecX,
+                                                cusparseDnVecDescr_t vecY, cudaDataType computeType,
+                                                cusparseSpSVAlg_t alg, cusparseSpSVDescr_t spsvDescr);
 
 /* ---- conversions -------------------------------------------------------- */
 /* Sparse to dense: B = A, zeros where A stores nothing (COO duplicates add

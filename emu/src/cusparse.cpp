@@ -723,6 +723,60 @@ cusparseStatus_t cusparseSpMatSetValues(cusparseSpMatDescr_t spMatDescr, void *v
     return CUSPARSE_STATUS_SUCCESS;
 }
 
+cusparseStatus_t cusparseSpMatGetAttribute(cusparseConstSpMatDescr_t spMatDescr, cusparseSpMatAttribute_t attribute,
+                                           void *data, size_t dataSize)
+{
+    const char *api = "cusparseSpMatGetAttribute";
+    if (cusparseStatus_t st = check_spmat(spMatDescr, api))
+        return st;
+    if (!data)
+        return INVALID("%s: data is NULL", api);
+    if (attribute == CUSPARSE_SPMAT_FILL_MODE || attribute == CUSPARSE_SPMAT_DIAG_TYPE) {
+        const bool fill = attribute == CUSPARSE_SPMAT_FILL_MODE;
+        const size_t want = fill ? sizeof(cusparseFillMode_t) : sizeof(cusparseDiagType_t);
+        if (dataSize != want)
+            return INVALID("%s: dataSize %zu is not the size of a %s (%zu)", api, dataSize,
+                           fill ? "cusparseFillMode_t" : "cusparseDiagType_t", want);
+        if (fill)
+            *static_cast<cusparseFillMode_t *>(data) = spMatDescr->fill;
+        else
+            *static_cast<cusparseDiagType_t *>(data) = spMatDescr->diag;
+        return CUSPARSE_STATUS_SUCCESS;
+    }
+    return INVALID("%s: attribute %d is not a cusparseSpMatAttribute_t", api, static_cast<int>(attribute));
+}
+
+cusparseStatus_t cusparseSpMatSetAttribute(cusparseSpMatDescr_t spMatDescr, cusparseSpMatAttribute_t attribute,
+                                           void *data, size_t dataSize)
+{
+    const char *api = "cusparseSpMatSetAttribute";
+    if (cusparseStatus_t st = check_spmat(spMatDescr, api))
+        return st;
+    if (!data)
+        return INVALID("%s: data is NULL", api);
+    if (attribute == CUSPARSE_SPMAT_FILL_MODE) {
+        if (dataSize != sizeof(cusparseFillMode_t))
+            return INVALID("%s: dataSize %zu is not the size of a cusparseFillMode_t (%zu)", api, dataSize,
+                           sizeof(cusparseFillMode_t));
+        const cusparseFillMode_t f = *static_cast<const cusparseFillMode_t *>(data);
+        if (f != CUSPARSE_FILL_MODE_LOWER && f != CUSPARSE_FILL_MODE_UPPER)
+            return INVALID("%s: *data %d is not a cusparseFillMode_t", api, static_cast<int>(f));
+        spMatDescr->fill = f;
+        return CUSPARSE_STATUS_SUCCESS;
+    }
+    if (attribute == CUSPARSE_SPMAT_DIAG_TYPE) {
+        if (dataSize != sizeof(cusparseDiagType_t))
+            return INVALID("%s: dataSize %zu is not the size of a cusparseDiagType_t (%zu)", api, dataSize,
+                           sizeof(cusparseDiagType_t));
+        const cusparseDiagType_t d = *static_cast<const cusparseDiagType_t *>(data);
+        if (d != CUSPARSE_DIAG_TYPE_NON_UNIT && d != CUSPARSE_DIAG_TYPE_UNIT)
+            return INVALID("%s: *data %d is not a cusparseDiagType_t", api, static_cast<int>(d));
+        spMatDescr->diag = d;
+        return CUSPARSE_STATUS_SUCCESS;
+    }
+    return INVALID("%s: attribute %d is not a cusparseSpMatAttribute_t", api, static_cast<int>(attribute));
+}
+
 /* ---- dense matrices ------------------------------------------------------ */
 
 cusparseStatus_t cusparseCreateDnMat(cusparseDnMatDescr_t *dnMatDescr, int64_t rows, int64_t cols, int64_t ld,

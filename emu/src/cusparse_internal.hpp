@@ -28,6 +28,9 @@ struct cusparseSpMatDescr {
     cusparseIndexType_t p0_type, p1_type;
     cusparseIndexBase_t base;
     cudaDataType type;
+    /* cusparseSpMatSetAttribute's, for SpSV */
+    cusparseFillMode_t fill = CUSPARSE_FILL_MODE_LOWER;
+    cusparseDiagType_t diag = CUSPARSE_DIAG_TYPE_NON_UNIT;
 };
 
 struct cusparseMatDescr {

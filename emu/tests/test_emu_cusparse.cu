@@ -981,3 +981,151 @@ Test(cusparse, dense_to_sparse_in_three_calls_every_format_base_and_index_type)
             }
     CHECK_SPARSE(cusparseDestroy(h));
 }
+
+/* ---- SpSV ------------------------------------------------------------------ */
+
+/* A random n x n matrix with entries in both triangles (the solve must use
+ * only the one its fill mode names) and a diagonal of 4..5, so that the
+ * substitution stays well conditioned; with a unit diagonal the stored
+ * diagonal (4..5) must be ignored. */
+static void check_spsv(cusparseHandle_t h, std::mt19937 &rng, int64_t n, cusparseFormat_t f, cusparseIndexType_t it,
+                       cusparseIndexBase_t base, cudaDataType t, cusparseOperation_t op, cusparseFillMode_t fill,
+                       cusparseDiagType_t diag)
+{
+    char what[200];
+    std::snprintf(what, sizeof what, "SpSV %s n %lld, %s, base %d, %s, op %d, %s, %s", format_name(f), (long long)n,
+                  it == CUSPARSE_INDEX_64I ? "64I" : "32I", (int)base, t == CUDA_R_64F ? "double" : "float", (int)op,
+                  fill == CUSPARSE_FILL_MODE_LOWER ? "lower" : "upper", diag == CUSPARSE_DIAG_TYPE_UNIT ? "unit" : "non-unit");
+    entries e = random_entries(rng, n, n, 0.08);
+    { /* every diagonal entry present (rows 3, 10, ... are empty: give them one) */
+        entries d{n, n, {}, {}, {}};
+        for (size_t k = 0, i = 0; i < (size_t)n; ++i) {
+            for (; k < e.v.size() && e.r[k] == (int64_t)i; ++k)
+                if (e.c[k] != (int64_t)i)
+                    d.r.push_back(e.r[k]), d.c.push_back(e.c[k]), d.v.push_back(e.v[k]);
+            d.r.push_back((int64_t)i), d.c.push_back((int64_t)i),
+                d.v.push_back(4.0 + std::uniform_real_distribution<double>(0.0, 1.0)(rng));
+        }
+        /* keep them sorted by row, then column */
+        std::vector<size_t> order(d.v.size());
+        for (size_t i = 0; i < order.size(); ++i)
+            order[i] = i;
+        std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
+            return d.r[x] != d.r[y] ? d.r[x] < d.r[y] : d.c[x] < d.c[y];
+        });
+        e = entries{n, n, {}, {}, {}};
+        for (size_t k : order)
+            e.r.push_back(d.r[k]), e.c.push_back(d.c[k]), e.v.push_back(d.v[k]);
+    }
+    device_sparse A;
+    upload(e, f, it, base, t, &A, base == CUSPARSE_INDEX_BASE_ONE);
+    CHECK_SPARSE(cusparseSpMatSetAttribute(A.descr, CUSPARSE_SPMAT_FILL_MODE, &fill, sizeof fill));
+    CHECK_SPARSE(cusparseSpMatSetAttribute(A.descr, CUSPARSE_SPMAT_DIAG_TYPE, &diag, sizeof diag));
+    std::vector<double> x = rounded(random_values(rng, (size_t)n), t), y0;
+    void *dx = to_device(as_bytes(x, t));
+    void *dy = poisoned_output(&y0, (size_t)n, false, t, rng);
+    cusparseDnVecDescr_t vx, vy;
+    CHECK_SPARSE(cusparseCreateDnVec(&vx, n, dx, t));
+    CHECK_SPARSE(cusparseCreateDnVec(&vy, n, dy, t));
+    const double alpha = rounded({1.25}, t)[0];
+    const float alpha_f = 1.25f;
+    const void *pa = t == CUDA_R_64F ? (const void *)&alpha : (const void *)&alpha_f;
+    cusparseSpSVDescr_t sv;
+    CHECK_SPARSE(cusparseSpSV_createDescr(&sv));
+    size_t bytes = 1;
+    CHECK_SPARSE(cusparseSpSV_bufferSize(h, op, pa, A.descr, vx, vy, t, CUSPARSE_SPSV_ALG_DEFAULT, sv, &bytes));
+    CHECK_SPARSE(cusparseSpSV_analysis(h, op, pa, A.descr, vx, vy, t, CUSPARSE_SPSV_ALG_DEFAULT, sv, nullptr));
+    CHECK_SPARSE(cusparseSpSV_solve(h, op, pa, A.descr, vx, vy, t, CUSPARSE_SPSV_ALG_DEFAULT, sv));
+    std::vector<double> got = from_bytes(to_host(dy, ((size_t)n + kPad) * (t == CUDA_R_64F ? 8 : 4)), t);
+
+    /* the reference: op(A) as a dense matrix of the used triangle, solved in double */
+    std::vector<double> M((size_t)(n * n), 0.0);
+    for (size_t k = 0; k < e.v.size(); ++k) {
+        const int64_t r = e.r[k], c = e.c[k];
+        if (fill == CUSPARSE_FILL_MODE_LOWER ? c > r : c < r)
+            continue;
+        const int64_t i = op == CUSPARSE_OPERATION_NON_TRANSPOSE ? r : c, j = op == CUSPARSE_OPERATION_NON_TRANSPOSE ? c : r;
+        M[(size_t)(i * n + j)] += rounded({e.v[k]}, t)[0];
+    }
+    const bool lower = (fill == CUSPARSE_FILL_MODE_LOWER) == (op == CUSPARSE_OPERATION_NON_TRANSPOSE);
+    std::vector<double> want((size_t)n), scale((size_t)n);
+    for (int64_t s = 0; s < n; ++s) {
+        const int64_t i = lower ? s : n - 1 - s;
+        double acc = alpha * x[(size_t)i], mag = std::fabs(acc);
+        for (int64_t j = 0; j < n; ++j)
+            if (j != i && M[(size_t)(i * n + j)] != 0.0)
+                acc -= M[(size_t)(i * n + j)] * want[(size_t)j], mag += std::fabs(M[(size_t)(i * n + j)] * want[(size_t)j]);
+        want[(size_t)i] = diag == CUSPARSE_DIAG_TYPE_UNIT ? acc : acc / M[(size_t)(i * n + i)];
+        scale[(size_t)i] = 50.0 * (mag + std::fabs(want[(size_t)i])); /* room for the propagated rounding */
+    }
+    cr_expect_eq(count_wrong(what, got, want, scale, t), 0, "%s: wrong results", what);
+    CHECK_SPARSE(cusparseSpSV_destroyDescr(sv));
+    cusparseDestroyDnVec(vx), cusparseDestroyDnVec(vy);
+    cudaFree(dx), cudaFree(dy);
+}
+
+Test(cusparse, spsv_every_fill_diagonal_op_format_and_value_type)
+{
+    std::mt19937 rng(test_seed());
+    cusparseHandle_t h;
+    CHECK_SPARSE(cusparseCreate(&h));
+    const cusparseFormat_t formats[] = {CUSPARSE_FORMAT_CSR, CUSPARSE_FORMAT_CSC, CUSPARSE_FORMAT_COO};
+    int n = 0;
+    for (cusparseFormat_t f : formats)
+        for (int op = 0; op < 2; ++op)
+            for (int fill = 0; fill < 2; ++fill)
+                for (int diag = 0; diag < 2; ++diag, ++n)
+                    check_spsv(h, rng, n % 4 == 3 ? 1 : 53, f, n % 3 ? CUSPARSE_INDEX_32I : CUSPARSE_INDEX_64I,
+                               (cusparseIndexBase_t)(n / 2 % 2), n % 2 ? CUDA_R_64F : CUDA_R_32F,
+                               (cusparseOperation_t)op, (cusparseFillMode_t)fill, (cusparseDiagType_t)diag);
+    CHECK_SPARSE(cusparseDestroy(h));
+}
+
+Test(cusparse, spsv_and_attribute_refusals)
+{
+    small_case s; /* 3 x 4 */
+    make_small(&s);
+    const float one = 1.0f;
+    const cusparseOperation_t N = CUSPARSE_OPERATION_NON_TRANSPOSE;
+    cusparseSpSVDescr_t sv;
+    CHECK_SPARSE(cusparseSpSV_createDescr(&sv));
+    EXPECT_FAILS(cusparseSpSV_analysis(s.h, N, &one, s.A, s.vx, s.vy, CUDA_R_32F, CUSPARSE_SPSV_ALG_DEFAULT, sv,
+                                       nullptr),
+                 CUSPARSE_STATUS_INVALID_VALUE, "square");
+    /* a square 3 x 3 view of the same arrays (columns 0..2 only: column 3 is out of range) */
+    cusparseSpMatDescr_t sq;
+    CHECK_SPARSE(cusparseCreateCsr(&sq, 3, 3, 4, s.offsets, s.columns, s.values, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                                   CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+    cusparseDnVecDescr_t v3;
+    CHECK_SPARSE(cusparseCreateDnVec(&v3, 3, s.x, CUDA_R_32F));
+    EXPECT_FAILS(cusparseSpSV_solve(s.h, N, &one, sq, v3, s.vy, CUDA_R_32F, CUSPARSE_SPSV_ALG_DEFAULT, sv),
+                 CUSPARSE_STATUS_INVALID_VALUE, "cusparseSpSV_analysis");
+    CHECK_SPARSE(cusparseSpSV_analysis(s.h, N, &one, sq, v3, s.vy, CUDA_R_32F, CUSPARSE_SPSV_ALG_DEFAULT, sv, nullptr));
+    EXPECT_FAILS(cusparseSpSV_solve(s.h, CUSPARSE_OPERATION_TRANSPOSE, &one, sq, v3, s.vy, CUDA_R_32F,
+                                    CUSPARSE_SPSV_ALG_DEFAULT, sv),
+                 CUSPARSE_STATUS_INVALID_VALUE, "cusparseSpSV_analysis");
+    EXPECT_FAILS(cusparseSpSV_solve(s.h, N, &one, sq, v3, s.vy, CUDA_R_32F, CUSPARSE_SPSV_ALG_DEFAULT, sv),
+                 CUSPARSE_STATUS_INVALID_VALUE, "csrColInd[1] = 3");
+    expect_y_untouched(s, "SpSV with a column out of range");
+    EXPECT_FAILS(cusparseSpSV_solve(s.h, N, &one, sq, v3, s.vy, CUDA_R_32F, (cusparseSpSVAlg_t)3, sv),
+                 CUSPARSE_STATUS_INVALID_VALUE, "alg");
+    CHECK_SPARSE(cusparseSpSV_destroyDescr(sv));
+    EXPECT_FAILS(cusparseSpSV_solve(s.h, N, &one, sq, v3, s.vy, CUDA_R_32F, CUSPARSE_SPSV_ALG_DEFAULT, sv),
+                 CUSPARSE_STATUS_INVALID_VALUE, "spsvDescr");
+    /* attributes */
+    cusparseFillMode_t fill = CUSPARSE_FILL_MODE_UPPER;
+    cusparseDiagType_t diag;
+    EXPECT_FAILS(cusparseSpMatSetAttribute(sq, CUSPARSE_SPMAT_FILL_MODE, &fill, 1), CUSPARSE_STATUS_INVALID_VALUE,
+                 "dataSize");
+    fill = (cusparseFillMode_t)7;
+    EXPECT_FAILS(cusparseSpMatSetAttribute(sq, CUSPARSE_SPMAT_FILL_MODE, &fill, sizeof fill),
+                 CUSPARSE_STATUS_INVALID_VALUE, "cusparseFillMode_t");
+    EXPECT_FAILS(cusparseSpMatGetAttribute(sq, (cusparseSpMatAttribute_t)5, &diag, sizeof diag),
+                 CUSPARSE_STATUS_INVALID_VALUE, "attribute");
+    CHECK_SPARSE(cusparseSpMatGetAttribute(sq, CUSPARSE_SPMAT_DIAG_TYPE, &diag, sizeof diag));
+    cr_expect_eq(diag, CUSPARSE_DIAG_TYPE_NON_UNIT);
+    cusparseDestroySpMat(sq), cusparseDestroyDnVec(v3);
+    cusparseDestroySpMat(s.A), cusparseDestroyDnVec(s.vx), cusparseDestroyDnVec(s.vy);
+    cudaFree(s.offsets), cudaFree(s.columns), cudaFree(s.values), cudaFree(s.x), cudaFree(s.y);
+    CHECK_SPARSE(cusparseDestroy(s.h));
+}

@@ -688,8 +688,8 @@ Test(rewriter, error_shared_declarations_that_cannot_be_split)
 
 Test(rewriter, every_loop_of_device_code_gets_a_spin_point_at_the_top_of_its_body)
 {
-    expect_rewrite("__device__ void f(int *p, int n) { for (int i = 0; i < n; i++) p[i] = i; }\n",
-                   "__device__ void f(int *p, int n) { for (int i = 0; i < n; i++) " SPIN " p[i] = i; }\n");
+    expect_rewrite("__device__ void f(int *p, int n, int s) { for (int i = 0; i < n; i += s) p[i] = i; }\n",
+                   "__device__ void f(int *p, int n, int s) { for (int i = 0; i < n; i += s) " SPIN " p[i] = i; }\n");
     /* the prefix is a whole statement: a following else stays the inner if's */
     expect_rewrite("__device__ void f(int *p) { while (*p) if (*p > 1) --*p; else *p = 0; }\n",
                    "__device__ void f(int *p) { while (*p) " SPIN " if (*p > 1) --*p; else *p = 0; }\n");
@@ -709,6 +709,34 @@ Test(rewriter, a_loop_whose_body_is_not_known_gets_its_spin_point_in_the_conditi
     expect_rewrite("#define WAIT(f) while (!(f))\n#define EACH(i, n) for (int i = 0; i < n; ++i)\n",
                    "#define WAIT(f) while (SIMTLAB_EMU_SPIN_POINT() || (!(f)))\n"
                    "#define EACH(i, n) for (int i = 0; i < n; ++i) " SPIN "\n");
+}
+
+/* A for loop that counts towards its bound by a literal step, with a body
+ * that changes neither the counter nor the bound, ends by itself: no point
+ * (it would keep GCC from vectorising the loop). */
+Test(rewriter, counted_loops_get_no_spin_point)
+{
+    expect_unchanged("__device__ float f(const float *a, int n) { float s = 0;\n"
+                     "  for (int k = 0; k < n; k++) s += a[k];\n"
+                     "  for (int k = n - 1; k >= 0; --k) { s += a[k] * a[k]; }\n"
+                     "  for (unsigned j = threadIdx.x; j < blockDim.x; j += 32u) s += a[j];\n"
+                     "  return s; }\n");
+    /* the counter or the bound changed in the body, a step that is a
+     * variable (it may be 0), the wrong direction, two conditions */
+    expect_rewrite("__device__ void f(int *a, int n, int s) {\n"
+                   "  for (int k = 0; k < n; k++) { if (a[k]) k--; }\n"
+                   "  for (int k = 0; k < n; k++) n = a[k];\n"
+                   "  for (int k = 0; k < n; k += s) a[k] = 0;\n"
+                   "  for (int k = 0; k < n; k--) a[k] = 0;\n"
+                   "  for (int k = 0; k < n && a[k]; k++) a[k] = 0;\n"
+                   "  for (int k = 0; k < n; k++) g(&k); }\n",
+                   "__device__ void f(int *a, int n, int s) {\n"
+                   "  for (int k = 0; k < n; k++) " SPIN " { if (a[k]) k--; }\n"
+                   "  for (int k = 0; k < n; k++) " SPIN " n = a[k];\n"
+                   "  for (int k = 0; k < n; k += s) " SPIN " a[k] = 0;\n"
+                   "  for (int k = 0; k < n; k--) " SPIN " a[k] = 0;\n"
+                   "  for (int k = 0; k < n && a[k]; k++) " SPIN " a[k] = 0;\n"
+                   "  for (int k = 0; k < n; k++) " SPIN " g(&k); }\n");
 }
 
 Test(rewriter, loops_that_never_repeat_and_host_code_get_no_spin_point)

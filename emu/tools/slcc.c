@@ -185,7 +185,7 @@ static int take_value(int argc, char **argv, int *i, size_t flag_len, argvec *to
     return 0;
 }
 
-/* -lcublas, -lcublasLt, -lcurand, -lcusparse, -lcudadevrt, -lnvToolsExt and
+/* -lcublas, -lcublasLt, -lcurand, -lcusparse, -lcusolver, -lcudadevrt, -lnvToolsExt and
  * -lcuda (or "-l cublas"), as nvcc command lines give them: the emulator runtime is those
  * libraries (cudadevrt: dynamic parallelism's device runtime; nvToolsExt:
  * NVTX, whose calls the emulator's headers define; cuda: the driver API's
@@ -195,7 +195,7 @@ static int take_value(int argc, char **argv, int *i, size_t flag_len, argvec *to
  * a separate word. */
 static bool is_emulated_library(int argc, char **argv, int *i)
 {
-    static const char *const provided[] = {"cublas", "cublasLt", "curand", "cusparse",
+    static const char *const provided[] = {"cublas", "cublasLt", "curand", "cusparse", "cusolver",
                                            "cudadevrt", "nvToolsExt", "cuda"};
     const char *a = argv[*i];
     if (strncmp(a, "-l", 2) != 0)

@@ -13,6 +13,7 @@
 #include <cinttypes>
 #include <cstdarg>
 #include <cstdio>
+#include <cstring>
 #include <mutex>
 #include <new>
 #include <unordered_set>
@@ -746,6 +747,9 @@ cusparseStatus_t cusparseSpMatGetAttribute(cusparseConstSpMatDescr_t spMatDescr,
     return INVALID("%s: attribute %d is not a cusparseSpMatAttribute_t", api, static_cast<int>(attribute));
 }
 
+static_assert(sizeof(cusparseFillMode_t) == sizeof(int) && sizeof(cusparseDiagType_t) == sizeof(int),
+              "the attributes are read as int");
+
 cusparseStatus_t cusparseSpMatSetAttribute(cusparseSpMatDescr_t spMatDescr, cusparseSpMatAttribute_t attribute,
                                            void *data, size_t dataSize)
 {
@@ -758,20 +762,22 @@ cusparseStatus_t cusparseSpMatSetAttribute(cusparseSpMatDescr_t spMatDescr, cusp
         if (dataSize != sizeof(cusparseFillMode_t))
             return INVALID("%s: dataSize %zu is not the size of a cusparseFillMode_t (%zu)", api, dataSize,
                            sizeof(cusparseFillMode_t));
-        const cusparseFillMode_t f = *static_cast<const cusparseFillMode_t *>(data);
+        int f; /* read as int: a value outside the enum must not be loaded as one */
+        std::memcpy(&f, data, sizeof f);
         if (f != CUSPARSE_FILL_MODE_LOWER && f != CUSPARSE_FILL_MODE_UPPER)
-            return INVALID("%s: *data %d is not a cusparseFillMode_t", api, static_cast<int>(f));
-        spMatDescr->fill = f;
+            return INVALID("%s: *data %d is not a cusparseFillMode_t", api, f);
+        spMatDescr->fill = static_cast<cusparseFillMode_t>(f);
         return CUSPARSE_STATUS_SUCCESS;
     }
     if (attribute == CUSPARSE_SPMAT_DIAG_TYPE) {
         if (dataSize != sizeof(cusparseDiagType_t))
             return INVALID("%s: dataSize %zu is not the size of a cusparseDiagType_t (%zu)", api, dataSize,
                            sizeof(cusparseDiagType_t));
-        const cusparseDiagType_t d = *static_cast<const cusparseDiagType_t *>(data);
+        int d;
+        std::memcpy(&d, data, sizeof d);
         if (d != CUSPARSE_DIAG_TYPE_NON_UNIT && d != CUSPARSE_DIAG_TYPE_UNIT)
-            return INVALID("%s: *data %d is not a cusparseDiagType_t", api, static_cast<int>(d));
-        spMatDescr->diag = d;
+            return INVALID("%s: *data %d is not a cusparseDiagType_t", api, d);
+        spMatDescr->diag = static_cast<cusparseDiagType_t>(d);
         return CUSPARSE_STATUS_SUCCESS;
     }
     return INVALID("%s: attribute %d is not a cusparseSpMatAttribute_t", api, static_cast<int>(attribute));

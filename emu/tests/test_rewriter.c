@@ -684,31 +684,40 @@ Test(rewriter, error_shared_declarations_that_cannot_be_split)
 
 /* ---- spin points (rewrite_spin.c) -------------------------------------------- */
 
-#define SPIN "if (SIMTLAB_EMU_SPIN_POINT()) {} else"
+#define SPIN "(void)SIMTLAB_EMU_SPIN_POINT();"
+#define SPIN_OR "SIMTLAB_EMU_SPIN_POINT() || "
 
 Test(rewriter, every_loop_of_device_code_gets_a_spin_point_at_the_top_of_its_body)
 {
-    expect_rewrite("__device__ void f(int *p, int n, int s) { for (int i = 0; i < n; i += s) p[i] = i; }\n",
-                   "__device__ void f(int *p, int n, int s) { for (int i = 0; i < n; i += s) " SPIN " p[i] = i; }\n");
-    /* the prefix is a whole statement: a following else stays the inner if's */
-    expect_rewrite("__device__ void f(int *p) { while (*p) if (*p > 1) --*p; else *p = 0; }\n",
-                   "__device__ void f(int *p) { while (*p) " SPIN " if (*p > 1) --*p; else *p = 0; }\n");
-    expect_rewrite("__device__ void f(int *p) { for (;;) { if (*p) break; } }\n",
-                   "__device__ void f(int *p) { for (;;) " SPIN " { if (*p) break; } }\n");
+    /* a braced body: the point is its first statement */
+    expect_rewrite("__device__ void f(int *p) { for (;;) { if (*p) break; } while (*p) { --*p; } }\n",
+                   "__device__ void f(int *p) { for (;;) { " SPIN " if (*p) break; } while (*p) { " SPIN " --*p; } }\n");
+    /* any other body: the condition, so that no else is added (an
+     * unbraced if around the loop keeps its own else, and GCC has no
+     * dangling else to warn about) */
+    expect_rewrite("__device__ void f(int *p, int n, int s) { if (n) for (int i = 0; i < n; i += s) p[i] = i; else *p = 0; }\n",
+                   "__device__ void f(int *p, int n, int s) { if (n) for (int i = 0; " SPIN_OR "(i < n); i += s) p[i] = i; else *p = 0; }\n");
+    expect_rewrite("__device__ void f(int *p) { if (*p) while (*p) if (*p > 1) --*p; else *p = 0; }\n",
+                   "__device__ void f(int *p) { if (*p) while (" SPIN_OR "(*p)) if (*p > 1) --*p; else *p = 0; }\n");
+    expect_rewrite("__device__ void f(int *p) { for (int i = 0; ; i += *p) p[i] = 1; }\n",
+                   "__device__ void f(int *p) { for (int i = 0; !SIMTLAB_EMU_SPIN_POINT() ; i += *p) p[i] = 1; }\n");
     expect_rewrite("__device__ void f(int *p) { again: if (--*p) goto again; }\n",
-                   "__device__ void f(int *p) { again: if (--*p) " SPIN " goto again; }\n");
+                   "__device__ void f(int *p) { again: if (--*p) { " SPIN " goto again; } }\n");
+    /* a condition that declares its variable cannot take `||` */
+    expect_rewrite("__device__ void f(int **p) { while (int *q = *p++) *q = 0; }\n",
+                   "__device__ void f(int **p) { while (int *q = *p++) if (SIMTLAB_EMU_SPIN_POINT()) {} else *q = 0; }\n");
 }
 
 Test(rewriter, a_loop_whose_body_is_not_known_gets_its_spin_point_in_the_condition)
 {
     /* an empty body (a spin on a flag) and a do loop's tail */
     expect_rewrite("__device__ void f(volatile int *p) { while (*p == 0); do { ++p; } while (*p); }\n",
-                   "__device__ void f(volatile int *p) { while (SIMTLAB_EMU_SPIN_POINT() || (*p == 0)); "
-                   "do { ++p; } while (SIMTLAB_EMU_SPIN_POINT() || (*p)); }\n");
+                   "__device__ void f(volatile int *p) { while (" SPIN_OR "(*p == 0)); "
+                   "do { ++p; } while (" SPIN_OR "(*p)); }\n");
     /* a #define: the body comes after the macro's use */
-    expect_rewrite("#define WAIT(f) while (!(f))\n#define EACH(i, n) for (int i = 0; i < n; ++i)\n",
-                   "#define WAIT(f) while (SIMTLAB_EMU_SPIN_POINT() || (!(f)))\n"
-                   "#define EACH(i, n) for (int i = 0; i < n; ++i) " SPIN "\n");
+    expect_rewrite("#define WAIT(f) while (!(f))\n#define EACH(i, n, s) for (int i = 0; i < n; i += s)\n",
+                   "#define WAIT(f) while (" SPIN_OR "(!(f)))\n"
+                   "#define EACH(i, n, s) for (int i = 0; " SPIN_OR "(i < n); i += s)\n");
 }
 
 /* A for loop that counts towards its bound by a literal step, with a body
@@ -731,12 +740,12 @@ Test(rewriter, counted_loops_get_no_spin_point)
                    "  for (int k = 0; k < n && a[k]; k++) a[k] = 0;\n"
                    "  for (int k = 0; k < n; k++) g(&k); }\n",
                    "__device__ void f(int *a, int n, int s) {\n"
-                   "  for (int k = 0; k < n; k++) " SPIN " { if (a[k]) k--; }\n"
-                   "  for (int k = 0; k < n; k++) " SPIN " n = a[k];\n"
-                   "  for (int k = 0; k < n; k += s) " SPIN " a[k] = 0;\n"
-                   "  for (int k = 0; k < n; k--) " SPIN " a[k] = 0;\n"
-                   "  for (int k = 0; k < n && a[k]; k++) " SPIN " a[k] = 0;\n"
-                   "  for (int k = 0; k < n; k++) " SPIN " g(&k); }\n");
+                   "  for (int k = 0; k < n; k++) { " SPIN " if (a[k]) k--; }\n"
+                   "  for (int k = 0; " SPIN_OR "(k < n); k++) n = a[k];\n"
+                   "  for (int k = 0; " SPIN_OR "(k < n); k += s) a[k] = 0;\n"
+                   "  for (int k = 0; " SPIN_OR "(k < n); k--) a[k] = 0;\n"
+                   "  for (int k = 0; " SPIN_OR "(k < n && a[k]); k++) a[k] = 0;\n"
+                   "  for (int k = 0; " SPIN_OR "(k < n); k++) g(&k); }\n");
 }
 
 Test(rewriter, loops_that_never_repeat_and_host_code_get_no_spin_point)
@@ -749,7 +758,7 @@ Test(rewriter, loops_that_never_repeat_and_host_code_get_no_spin_point)
     expect_rewrite("int sum(int n) { int s = 0; for (int i = 0; i < n; i++) s += i;\n"
                    "  auto d = [] __device__ (int x) { while (x) x--; return x; }; return s; }\n",
                    "SIMTLAB_EMU_HOST_FN int sum(int n) { int s = 0; for (int i = 0; i < n; i++) s += i;\n"
-                   "  auto d = [] __device__ (int x) { while (x) " SPIN " x--; return x; }; return s; }\n");
+                   "  auto d = [] __device__ (int x) { while (" SPIN_OR "(x)) x--; return x; }; return s; }\n");
 }
 
 /* ---- a realistic kernel file ------------------------------------------------ */
@@ -776,7 +785,7 @@ Test(rewriter, whole_file_keeps_its_line_count_and_passes_other_text_through)
                       "}\n";
     const char *got = rewrite(src);
     cr_assert_eq(count_lines(got), count_lines(src), "got:\n%s", got);
-    cr_assert(strstr(got, "    for (unsigned s = BLOCK / 2; s > 0; s >>= 1) " SPIN " {\n") != NULL, "got:\n%s", got);
+    cr_assert(strstr(got, "    for (unsigned s = BLOCK / 2; s > 0; s >>= 1) { " SPIN "\n") != NULL, "got:\n%s", got);
     cr_assert(strstr(got,
                      "    ::simtlab_emu::launch(\"reduce<256>\", __FILE__, __LINE__, reduce<256>, "
                      "1, 256,\n                  sizeof(float))(in, out, n);\n") != NULL,

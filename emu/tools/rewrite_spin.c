@@ -6,15 +6,19 @@
  * whose spin can never end. It needs a call into the emulator on every
  * path that can repeat: a spin is a loop. This pass puts one at the top of
  * every iteration of every loop outside host-only code, and nowhere else:
- *   for (...) BODY          ->  for (...) if (SIMTLAB_EMU_SPIN_POINT()) {} else BODY
- *   while (c) BODY          ->  while (c) if (SIMTLAB_EMU_SPIN_POINT()) {} else BODY
- *   while (c);  and the `while (c)` that ends a do loop (or a #define)
- *                           ->  while (SIMTLAB_EMU_SPIN_POINT() || (c));
- *   goto L;                 ->  if (SIMTLAB_EMU_SPIN_POINT()) {} else goto L;
- * The prefix is a whole statement around the body, so it needs no braces
- * and keeps `continue`, `break` and a following `else` as they were; the
- * condition form serves where the body is not known (a do loop's tail, a
- * macro that ends in `while (x)`), and evaluates the condition as before.
+ *   for (...) { BODY }      ->  for (...) { (void)SIMTLAB_EMU_SPIN_POINT(); BODY }
+ *   while (c) { BODY }      ->  while (c) { (void)SIMTLAB_EMU_SPIN_POINT(); BODY }
+ *   for (i; c; s) stmt      ->  for (i; SIMTLAB_EMU_SPIN_POINT() || (c); s) stmt
+ *                               (for (i; ; s): `; !SIMTLAB_EMU_SPIN_POINT();`)
+ *   while (c) stmt, while (c);, the `while (c)` that ends a do loop or a
+ *   #define                 ->  while (SIMTLAB_EMU_SPIN_POINT() || (c)) ...
+ *   goto L;                 ->  { (void)SIMTLAB_EMU_SPIN_POINT(); goto L; }
+ * A braced body takes the point as its first statement; any other body
+ * keeps its text, and the condition, evaluated before each iteration as
+ * before, calls the point first. No `else` is added (GCC would suggest
+ * braces where the loop is an unbraced if's statement), except for a
+ * condition that declares a variable (`while (T *x = f()) stmt`), which
+ * gets `if (SIMTLAB_EMU_SPIN_POINT()) {} else` before its statement.
  * `do ... while (0)` and `while (false)` are left alone: they never repeat;
  * so are counted for loops (counted_for below), which end by themselves.
  *
@@ -42,7 +46,7 @@ static bool same_name(const rw *r, size_t a, size_t b)
            memcmp(tok_text(r, a), tok_text(r, b), tok_len(r, a)) == 0;
 }
 
-#define SPIN_PREFIX "if (SIMTLAB_EMU_SPIN_POINT()) {} else"
+#define SPIN_STATEMENT "(void)SIMTLAB_EMU_SPIN_POINT();"
 
 static int span_order(const void *a, const void *b)
 {
@@ -232,35 +236,82 @@ static void insert(spin_pass *p, size_t pos, const char *text)
         p->rc = add_edit_str(p->r, pos, pos, text);
 }
 
+/* Inserts `before` ahead of token a and `after` behind token b, or
+ * nothing when either place lies inside another rewrite. */
+static void wrap(spin_pass *p, size_t a, const char *before, size_t b, const char *after)
+{
+    rw *r = p->r;
+    if (p->rc != 0 || inside_edit(r, p->before, r->toks[a].start) || inside_edit(r, p->before, r->toks[b].end))
+        return;
+    insert(p, r->toks[a].start, before);
+    insert(p, r->toks[b].end, after);
+}
+
+/* Does the condition (lp, rp) declare a variable (`while (T *x = f())`)?
+ * Names, `*`, `&`, `::` and template brackets up to a `=`, two names at
+ * least, the last right before the `=`. */
+static bool declares_in_condition(const rw *r, size_t lp, size_t rp)
+{
+    size_t names = 0, i = lp + 1;
+    for (; i < rp; i++) {
+        if (is_ident(r, i))
+            names++;
+        else if (!(is_punct(r, i, '*') || is_punct(r, i, '&') || tok_is(r, i, "::") || is_punct(r, i, '<') ||
+                   is_punct(r, i, '>')))
+            break;
+    }
+    return names >= 2 && i < rp && is_punct(r, i, '=') && !op2(r, i, '=', '=') && is_ident(r, i - 1);
+}
+
 /* The loop keyword (or goto) at token i. */
 static void spin_point_at(spin_pass *p, size_t i, size_t to)
 {
     rw *r = p->r;
-    if (tok_is(r, i, "goto")) {
-        insert(p, r->toks[i].start, SPIN_PREFIX " ");
+    if (tok_is(r, i, "goto")) { /* goto L;  ->  { SPIN; goto L; } */
+        size_t semi = i + 1;
+        while (semi < to && !is_punct(r, semi, ';') && !is_punct(r, semi, '{') && !is_punct(r, semi, '}'))
+            semi++;
+        if (semi < to && is_punct(r, semi, ';'))
+            wrap(p, i, "{ " SPIN_STATEMENT " ", semi, " }");
         return;
     }
     const bool is_for = tok_is(r, i, "for");
     if ((!is_for && !tok_is(r, i, "while")) || !is_punct(r, i + 1, '(') || r->match[i + 1] <= (long)(i + 1))
         return;
     const size_t lp = i + 1, rp = (size_t)r->match[lp];
+    if (is_for && counted_for(r, lp, rp, to))
+        return;
+    if (!is_for && (never_true(r, lp, rp) || lp + 1 == rp))
+        return;
+    /* a braced body: the point is its first statement */
+    if (rp + 1 < to && is_punct(r, rp + 1, '{') && r->match[rp + 1] > (long)(rp + 1)) {
+        insert(p, r->toks[rp + 1].end, " " SPIN_STATEMENT);
+        return;
+    }
+    /* otherwise (one statement, `;`, a do loop's tail, a macro that ends
+     * there) the condition: evaluated before each iteration too */
     if (is_for) {
-        if (!counted_for(r, lp, rp, to))
-            insert(p, r->toks[rp].end, " " SPIN_PREFIX);
+        size_t semi[2], n = 0;
+        for (size_t k = lp + 1; k < rp && n < 2; k++) {
+            if ((is_punct(r, k, '(') || is_punct(r, k, '[') || is_punct(r, k, '{')) && r->match[k] > (long)k)
+                k = (size_t)r->match[k];
+            else if (is_punct(r, k, ';'))
+                semi[n++] = k;
+        }
+        if (n != 2)
+            return; /* a range-for: its sequence is finite */
+        if (semi[1] == semi[0] + 1) /* for (init; ; inc) */
+            insert(p, r->toks[semi[0]].end, " !SIMTLAB_EMU_SPIN_POINT()");
+        else
+            wrap(p, semi[0] + 1, "SIMTLAB_EMU_SPIN_POINT() || (", semi[1] - 1, ")");
         return;
     }
-    if (rp + 1 >= to || is_punct(r, rp + 1, ';')) { /* a do loop's tail, an empty body, a macro's end */
-        if (never_true(r, lp, rp) || lp + 1 == rp)
-            return;
-        if (p->rc == 0 && (inside_edit(r, p->before, r->toks[lp].end) || inside_edit(r, p->before, r->toks[rp].start)))
-            return;
-        insert(p, r->toks[lp].end, "SIMTLAB_EMU_SPIN_POINT() || (");
-        insert(p, r->toks[rp].start, ")");
+    if (declares_in_condition(r, lp, rp)) {
+        if (rp + 1 < to) /* while (T x = f()) stmt: the point before the statement */
+            insert(p, r->toks[rp].end, " if (SIMTLAB_EMU_SPIN_POINT()) {} else");
         return;
     }
-    if (never_true(r, lp, rp))
-        return;
-    insert(p, r->toks[rp].end, " " SPIN_PREFIX);
+    wrap(p, lp + 1, "SIMTLAB_EMU_SPIN_POINT() || (", rp - 1, ")");
 }
 
 int add_spin_points(rw *r, size_t from, size_t to)

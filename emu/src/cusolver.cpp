@@ -8,8 +8,9 @@
  * workspace and devInfo lies in one live device allocation, whole. The
  * work itself runs now, in stream order (the emulator's streams run their
  * work as it is issued), or is added to the graph a capturing stream is
- * building: it opens device memory as a launch does, runs LAPACK on the
- * device arrays in place, with workspace of its own, and writes devInfo.
+ * building: it opens device memory as a launch does, copies the arrays to
+ * host memory, runs LAPACK there with workspace of its own, copies the
+ * results back and writes devInfo.
  */
 #include "internal.hpp"
 #include "runtime_internal.hpp"
@@ -219,6 +220,30 @@ std::size_t extent(int rows, int cols, int ld)
     return static_cast<std::size_t>(ld) * static_cast<std::size_t>(cols - 1) + static_cast<std::size_t>(rows);
 }
 
+/* A device array's copy in host memory, which LAPACK works on: OpenBLAS's
+ * kernels may read a little past the end of an array, which in device
+ * memory would be the guard page after the allocation. `back` copies the
+ * result over the device array (the bytes LAPACK leaves alone are put back
+ * as they were). Opened device memory only (inside run_in_stream). */
+template <class T>
+struct staged {
+    T *dev;
+    std::vector<T> h;
+    staged(const T *p, std::size_t n) : dev(const_cast<T *>(p)), h(std::max<std::size_t>(1, n) + 8)
+    {
+        if (p && n)
+            std::memcpy(h.data(), p, n * sizeof(T));
+        count = p ? n : 0;
+    }
+    T *data() { return h.data(); }
+    void back()
+    {
+        if (count)
+            std::memcpy(dev, h.data(), count * sizeof(T));
+    }
+    std::size_t count;
+};
+
 /* Runs checked work now, or adds it to the graph the stream is being
  * captured into. */
 template <class Job>
@@ -405,8 +430,11 @@ cusolverStatus_t potrf(const char *api, cusolverDnHandle_t h, cublasFillMode_t u
     const char u = uplo == CUBLAS_FILL_MODE_LOWER ? 'L' : 'U';
     return run_in_stream(h, [=] {
         int i = 0;
-        if (n > 0)
-            lp<T>::potrf(u, n, A, lda, &i);
+        if (n > 0) {
+            staged<T> a(A, extent(n, n, lda));
+            lp<T>::potrf(u, n, a.data(), lda, &i);
+            a.back();
+        }
         *info = i;
     });
 }
@@ -425,8 +453,11 @@ cusolverStatus_t potrs(const char *api, cusolverDnHandle_t h, cublasFillMode_t u
     const char u = uplo == CUBLAS_FILL_MODE_LOWER ? 'L' : 'U';
     return run_in_stream(h, [=] {
         int i = 0;
-        if (n > 0 && nrhs > 0)
-            lp<T>::potrs(u, n, nrhs, A, lda, B, ldb, &i);
+        if (n > 0 && nrhs > 0) {
+            staged<T> a(A, extent(n, n, lda)), b(B, extent(n, nrhs, ldb));
+            lp<T>::potrs(u, n, nrhs, a.data(), lda, b.data(), ldb, &i);
+            b.back();
+        }
         *info = i;
     });
 }
@@ -488,10 +519,15 @@ cusolverStatus_t getrf(const char *api, cusolverDnHandle_t h, int m, int n, T *A
     return run_in_stream(h, [=] {
         int i = 0;
         if (m > 0 && n > 0) {
-            if (ipiv)
-                lp<T>::getrf(m, n, A, lda, ipiv, &i);
-            else
-                lu_no_pivot(m, n, A, lda, &i);
+            staged<T> a(A, extent(m, n, lda));
+            if (ipiv) {
+                staged<int> p(ipiv, static_cast<std::size_t>(std::min(m, n)));
+                lp<T>::getrf(m, n, a.data(), lda, p.data(), &i);
+                p.back();
+            } else {
+                lu_no_pivot(m, n, a.data(), lda, &i);
+            }
+            a.back();
         }
         *info = i;
     });
@@ -525,7 +561,10 @@ cusolverStatus_t getrs(const char *api, cusolverDnHandle_t h, cublasOperation_t 
                     *info = -6;
                     return;
                 }
-            lp<T>::getrs(t, n, nrhs, A, lda, ipiv, B, ldb, &i);
+            staged<T> a(A, extent(n, n, lda)), b(B, extent(n, nrhs, ldb));
+            staged<int> p(ipiv, static_cast<std::size_t>(n));
+            lp<T>::getrs(t, n, nrhs, a.data(), lda, p.data(), b.data(), ldb, &i);
+            b.back();
         }
         *info = i;
     });
@@ -572,7 +611,9 @@ cusolverStatus_t geqrf(const char *api, cusolverDnHandle_t h, int m, int n, T *A
         int i = 0;
         if (m > 0 && n > 0) {
             std::vector<T> w(static_cast<std::size_t>(geqrf_need<T>(m, n, lda)));
-            lp<T>::geqrf(m, n, A, lda, tau, w.data(), static_cast<int>(w.size()), &i);
+            staged<T> a(A, extent(m, n, lda)), t(tau, static_cast<std::size_t>(std::min(m, n)));
+            lp<T>::geqrf(m, n, a.data(), lda, t.data(), w.data(), static_cast<int>(w.size()), &i);
+            a.back(), t.back();
         }
         *info = i;
     });
@@ -627,7 +668,9 @@ cusolverStatus_t orgqr(const char *api, cusolverDnHandle_t h, int m, int n, int 
         int i = 0;
         if (n > 0) {
             std::vector<T> w(static_cast<std::size_t>(orgqr_need<T>(m, n, k)));
-            lp<T>::orgqr(m, n, k, A, lda, tau, w.data(), static_cast<int>(w.size()), &i);
+            staged<T> a(A, extent(m, n, lda)), t(tau, static_cast<std::size_t>(k));
+            lp<T>::orgqr(m, n, k, a.data(), lda, t.data(), w.data(), static_cast<int>(w.size()), &i);
+            a.back();
         }
         *info = i;
     });
@@ -698,7 +741,11 @@ cusolverStatus_t ormqr(const char *api, cusolverDnHandle_t h, cublasSideMode_t s
         int i = 0;
         if (m > 0 && n > 0 && k > 0) {
             std::vector<T> w(static_cast<std::size_t>(ormqr_need<T>(s, t, m, n, k)));
-            lp<T>::ormqr(s, t, m, n, k, A, lda, tau, C, ldc, w.data(), static_cast<int>(w.size()), &i);
+            staged<T> a(A, extent(s == 'L' ? m : n, k, lda)), tt(tau, static_cast<std::size_t>(k)),
+                cc(C, extent(m, n, ldc));
+            lp<T>::ormqr(s, t, m, n, k, a.data(), lda, tt.data(), cc.data(), ldc, w.data(), static_cast<int>(w.size()),
+                         &i);
+            cc.back();
         }
         *info = i;
     });
@@ -782,9 +829,12 @@ cusolverStatus_t gesvd(const char *api, cusolverDnHandle_t h, signed char jobu, 
         int i = 0;
         if (m > 0 && n > 0) {
             std::vector<T> w(static_cast<std::size_t>(need));
-            T udummy{}, vdummy{};
-            lp<T>::gesvd(ju, jv, m, n, A, lda, S, want_u ? U : &udummy, want_u ? ldu : 1, want_vt ? VT : &vdummy,
-                         want_vt ? ldvt : 1, w.data(), need, rwork, &i);
+            staged<T> a(A, extent(m, n, lda)), u(want_u ? U : nullptr, want_u ? extent(m, ucols, ldu) : 0),
+                vt(want_vt ? VT : nullptr, want_vt ? extent(vtrows, n, ldvt) : 0);
+            staged<R> s(S, static_cast<std::size_t>(mn)), rw(rwork, rwork ? static_cast<std::size_t>(mn - 1) : 0);
+            lp<T>::gesvd(ju, jv, m, n, a.data(), lda, s.data(), u.data(), want_u ? ldu : 1, vt.data(),
+                         want_vt ? ldvt : 1, w.data(), need, rwork ? rw.data() : nullptr, &i);
+            a.back(), u.back(), vt.back(), s.back(), rw.back();
         }
         *info = i;
     });
@@ -850,7 +900,10 @@ cusolverStatus_t eigen(const char *api, cusolverDnHandle_t h, cusolverEigMode_t 
             std::vector<T> w(static_cast<std::size_t>(std::max(1, lw)));
             std::vector<R> rw(static_cast<std::size_t>(std::max(1, lr)));
             std::vector<int> iw(static_cast<std::size_t>(std::max(1, li)));
-            lp<T>::eigen(jz, u, n, A, lda, W, w, rw, iw, &i);
+            staged<T> a(A, extent(n, n, lda));
+            staged<R> ev(W, static_cast<std::size_t>(n));
+            lp<T>::eigen(jz, u, n, a.data(), lda, ev.data(), w, rw, iw, &i);
+            a.back(), ev.back();
         }
         *info = i;
     });

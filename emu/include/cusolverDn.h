@@ -5,7 +5,7 @@
  * code compiles unchanged against either backend. Each call checks its
  * arguments as cuSOLVER does, and that every matrix, vector, workspace and
  * devInfo lies inside one live device allocation, then runs on the host's
- * LAPACK (OpenBLAS) in the order of the handle's stream (emu/src/cusolver.cpp):
+ * LAPACK (OpenBLAS) in the order of the handle's stream (emu/src/cusolver*.cpp):
  * results are what a correct LAPACK gives, timings are CPU timings.
  *
  * Matrices are column-major. devInfo (info) is device memory: 0 on success,

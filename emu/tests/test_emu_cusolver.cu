@@ -714,6 +714,118 @@ Test(cusolver, syevd_heevd_every_type_fill_and_mode)
     eig_all<cuDoubleComplex>();
 }
 
+static void expect_refusal_j(cusolverStatus_t got, const char *api, const char *arg)
+{
+    const char *d = simtlab_emu_last_diagnostic();
+    cr_assert_eq(got, CUSOLVER_STATUS_INVALID_VALUE, "%s: status %d (%s)", api, got, d);
+    cr_assert(d && std::strstr(d, api) && std::strstr(d, arg), "diagnostic '%s' should name %s and %s", d, api, arg);
+}
+
+/* ---- syevj / heevj (Jacobi) --------------------------------------------- */
+
+template <class T> struct svj;
+#define SVJ(P, T, R, NAME)                                                                                              \
+    template <> struct svj<T> {                                                                                         \
+        static cusolverStatus_t bs(cusolverDnHandle_t h, cusolverEigMode_t j, cublasFillMode_t u, int n, const T *A,   \
+                                   int lda, const R *W, int *lw, syevjInfo_t p)                                         \
+        {                                                                                                               \
+            return cusolverDn##P##NAME##_bufferSize(h, j, u, n, A, lda, W, lw, p);                                      \
+        }                                                                                                               \
+        static cusolverStatus_t run(cusolverDnHandle_t h, cusolverEigMode_t j, cublasFillMode_t u, int n, T *A,        \
+                                    int lda, R *W, T *w, int lw, int *info, syevjInfo_t p)                              \
+        {                                                                                                               \
+            return cusolverDn##P##NAME(h, j, u, n, A, lda, W, w, lw, info, p);                                          \
+        }                                                                                                               \
+    };
+SVJ(S, float, float, syevj)
+SVJ(D, double, double, syevj)
+SVJ(C, cuComplex, float, heevj)
+SVJ(Z, cuDoubleComplex, double, heevj)
+#undef SVJ
+
+/* Eigenpairs by Jacobi, checked as syevd's are; then the parameters: the
+ * residual is the off-diagonal norm it stopped at (<= tolerance |A|_F),
+ * one sweep is too few for n = 23 (devInfo = n + 1). */
+template <class T> static void check_syevj(cusolverDnHandle_t h, int n, cublasFillMode_t uplo, int max_sweeps)
+{
+    using R = typename ty<T>::real;
+    const int lda = n + 1;
+    mat a = hermitian<T>(n, false);
+    T *dA = dev(stored_triangle<T>(a, lda, uplo));
+    R *dW = dev(std::vector<R>(n, static_cast<R>(nan_)));
+    syevjInfo_t params;
+    OK(cusolverDnCreateSyevjInfo(&params));
+    OK(cusolverDnXsyevjSetMaxSweeps(params, max_sweeps));
+    int lwork = 0, *info = dev_info();
+    OK(svj<T>::bs(h, CUSOLVER_EIG_MODE_VECTOR, uplo, n, dA, lda, dW, &lwork, params));
+    T *work = dev_poisoned<T>(lwork);
+    OK(svj<T>::run(h, CUSOLVER_EIG_MODE_VECTOR, uplo, n, dA, lda, dW, work, lwork, info, params));
+    double residual = -1;
+    int sweeps = -1;
+    OK(cusolverDnXsyevjGetResidual(h, params, &residual));
+    OK(cusolverDnXsyevjGetSweeps(h, params, &sweeps));
+    const double na = fro(a);
+    if (max_sweeps == 1 && n > 2) {
+        cr_assert_eq(read_info(info), n + 1, "%s Jacobi, one sweep, n=%d: devInfo %d", ty<T>::name, n, read_info(info));
+        cr_assert(sweeps == 1 && residual > ty<T>::eps * na, "one sweep: sweeps %d residual %g", sweeps, residual);
+    } else {
+        cr_assert_eq(read_info(info), 0, "%s Jacobi n=%d: devInfo %d", ty<T>::name, n, read_info(info));
+        cr_assert(residual >= 0 && residual <= ty<T>::eps * 1.01 * na && sweeps >= (n > 1 ? 1 : 0) && sweeps < 30,
+                  "%s Jacobi n=%d: residual %g (|A| %g), sweeps %d", ty<T>::name, n, residual, na, sweeps);
+        std::vector<R> w = host(dW, n);
+        mat v = from_stored(host(dA, static_cast<std::size_t>(lda) * n), n, n, lda);
+        mat vl(n, n), eye(n, n);
+        double tr = 0, sum = 0;
+        for (int j = 0; j < n; ++j) {
+            cr_assert(!bad(w[j]) && (j == 0 || w[j] >= w[j - 1]), "%s Jacobi: not ascending at %d", ty<T>::name, j);
+            tr += a(j, j).real(), sum += w[j];
+            eye(j, j) = 1;
+            for (int i = 0; i < n; ++i)
+                vl(i, j) = v(i, j) * static_cast<double>(w[j]);
+        }
+        double er = maxdiff(mul(a, v), vl) / na, eo = maxdiff(mul(v, v, true, false), eye);
+        cr_assert(er <= tol<T>(n) && eo <= tol<T>(n) && std::fabs(tr - sum) <= tol<T>(n) * na,
+                  "%s Jacobi n=%d uplo=%d: |A V - V L|/|A| = %g, |V^H V - I| = %g, trace %g vs %g", ty<T>::name, n,
+                  uplo, er, eo, tr, sum);
+    }
+    OK(cusolverDnDestroySyevjInfo(params));
+    cudaFree(dA), cudaFree(dW), cudaFree(work), cudaFree(info);
+}
+
+template <class T> static void syevj_all()
+{
+    session s;
+    for (int n : {1, 2, 9, 23})
+        for (cublasFillMode_t u : {CUBLAS_FILL_MODE_LOWER, CUBLAS_FILL_MODE_UPPER})
+            check_syevj<T>(s.h, n, u, 100);
+    check_syevj<T>(s.h, 23, CUBLAS_FILL_MODE_LOWER, 1);
+}
+
+Test(cusolver, syevj_heevj_jacobi_every_type)
+{
+    seed_once("syevj");
+    syevj_all<float>();
+    syevj_all<double>();
+    syevj_all<cuComplex>();
+    syevj_all<cuDoubleComplex>();
+    session s;
+    syevjInfo_t params;
+    OK(cusolverDnCreateSyevjInfo(&params));
+    double *dA = dev(std::vector<double>(9, 1.0)), *dW = dev(std::vector<double>(3, 0.0));
+    int *info = dev_info(), lw = 0;
+    expect_refusal_j(cusolverDnXsyevjSetMaxSweeps(params, 0), "cusolverDnXsyevjSetMaxSweeps", "max_sweeps");
+    expect_refusal_j(cusolverDnXsyevjSetTolerance(params, -1.0), "cusolverDnXsyevjSetTolerance", "tolerance");
+    OK(cusolverDnDestroySyevjInfo(params));
+    expect_refusal_j(cusolverDnDsyevj_bufferSize(s.h, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, 3, dA, 3, dW,
+                                                 &lw, params),
+                     "cusolverDnDsyevj_bufferSize", "params");
+    expect_refusal_j(cusolverDnDsyevj(s.h, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, 3, dA, 3, dW, dA, 9, info,
+                                      params),
+                     "cusolverDnDsyevj", "params");
+    cr_assert_eq(read_info(info), -10);
+    cudaFree(dA), cudaFree(dW), cudaFree(info);
+}
+
 /* The tutorial's matrix [[0, -i], [i, 0]] (CUDA-Programming, chapter 14):
  * eigenvalues -1 and 1. */
 Test(cusolver, zheevd_pauli_y)

@@ -1,5 +1,6 @@
 /* For the emulator's tests whose subject is a whole program built as a
- * student builds it (test_emu_cub, test_emu_thrust): slcc builds the
+ * student builds it (test_emu_cub, test_emu_thrust, test_emu_cusparse,
+ * test_emu_cusolver): slcc builds the
  * program, which then runs and checks itself. */
 #ifndef SIMTLAB_EMU_TESTS_SLCC_PROGRAM_HPP
 #define SIMTLAB_EMU_TESTS_SLCC_PROGRAM_HPP
@@ -43,15 +44,20 @@ static inline int run_capturing(const std::vector<std::string> &args, std::strin
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-/* slcc (at slcc_path) builds `source` with -O1 into a fresh directory
- * under /tmp as `name`; the program runs with the seed as its argument and
- * must exit 0 and print "<name>: ok". */
-static inline void check_slcc_program(const char *slcc_path, const char *source, const char *name, unsigned seed)
+/* slcc (at slcc_path) builds `source` with -O1 (and `libs`, such as
+ * "-lcusparse") into a fresh directory under /tmp as `name`; the program
+ * runs with the seed as its argument and must exit 0 and print
+ * "<name>: ok". */
+static inline void check_slcc_program(const char *slcc_path, const char *source, const char *name, unsigned seed,
+                                      const std::vector<std::string> &libs = {})
 {
     std::string dir = std::string("/tmp/") + name + ".XXXXXX";
     cr_assert_not_null(mkdtemp(&dir[0]), "mkdtemp");
     std::string exe = dir + "/" + name, log;
-    int rc = run_capturing({slcc_path, "-O1", source, "-o", exe}, &log);
+    std::vector<std::string> cmd = {slcc_path, "-O1", source};
+    cmd.insert(cmd.end(), libs.begin(), libs.end());
+    cmd.insert(cmd.end(), {"-o", exe});
+    int rc = run_capturing(cmd, &log);
     cr_assert_eq(rc, 0, "slcc failed (%d):\n%s", rc, log.c_str());
     log.clear();
     rc = run_capturing({exe, std::to_string(seed)}, &log);

@@ -976,62 +976,24 @@ Test(cusolver, stream_and_graph_capture)
 
 /* ---- a student's program, built with slcc -lcusolver ---------------------- */
 #ifdef CUSOLVER_PROGRAM
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <string>
-
-static int run(const std::vector<std::string> &args, std::string *out)
-{
-    int fd[2];
-    cr_assert_eq(pipe(fd), 0, "pipe");
-    pid_t pid = fork();
-    cr_assert(pid >= 0, "fork");
-    if (pid == 0) {
-        dup2(fd[1], 1);
-        dup2(fd[1], 2);
-        close(fd[0]);
-        close(fd[1]);
-        std::vector<char *> argv;
-        for (const auto &a : args)
-            argv.push_back(const_cast<char *>(a.c_str()));
-        argv.push_back(nullptr);
-        execv(argv[0], argv.data());
-        _exit(127);
-    }
-    close(fd[1]);
-    char buf[4096];
-    ssize_t got;
-    while ((got = read(fd[0], buf, sizeof buf)) > 0)
-        out->append(buf, static_cast<std::size_t>(got));
-    close(fd[0]);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
+#include "slcc_program.hpp"
 
 Test(cusolver, slcc_builds_a_student_style_cusolver_program, .timeout = 280)
 {
     seed_once("slcc_program");
-    char dir[] = "/tmp/test_emu_cusolver.XXXXXX";
-    cr_assert_not_null(mkdtemp(dir), "mkdtemp");
-    std::string exe = std::string(dir) + "/cusolver_program", log;
-    int rc = run({SLCC_PATH, "-O1", CUSOLVER_PROGRAM, "-lcusolver", "-lcublas", "-o", exe}, &log);
-    cr_assert_eq(rc, 0, "slcc failed (%d):\n%s", rc, log.c_str());
-    log.clear();
-    rc = run({exe, std::to_string(rng % 100000)}, &log);
-    unlink(exe.c_str());
-    cr_assert_eq(rc, 0, "the program failed (%d):\n%s", rc, log.c_str());
-    cr_assert(log.find("cusolver_program: ok") != std::string::npos, "no ok line:\n%s", log.c_str());
+    check_slcc_program(SLCC_PATH, CUSOLVER_PROGRAM, "cusolver_program", (unsigned)(rng % 100000),
+                       {"-lcusolver", "-lcublas"});
 
     /* the sparse and refactorization APIs stay blocked, with their name */
+    char dir[] = "/tmp/test_emu_cusolver.XXXXXX";
+    cr_assert_not_null(mkdtemp(dir), "mkdtemp");
+    std::string log;
     const std::string src = std::string(dir) + "/sp.cu", obj = std::string(dir) + "/sp.o";
     FILE *f = std::fopen(src.c_str(), "w");
     cr_assert_not_null(f);
     std::fputs("#include <cusolverSp.h>\nint main() { return 0; }\n", f);
     std::fclose(f);
-    log.clear();
-    rc = run({SLCC_PATH, "-c", src, "-o", obj}, &log);
+    int rc = run_capturing({SLCC_PATH, "-c", src, "-o", obj}, &log);
     unlink(src.c_str());
     unlink(obj.c_str());
     rmdir(dir);

@@ -24,22 +24,11 @@
 #include <string>
 #include <vector>
 
-#include <sys/wait.h>
-#include <unistd.h>
+#include "slcc_program.hpp"
+#include "test_helpers.hpp"
 
-static unsigned test_seed(void)
-{
-    const char *env = std::getenv("SIMTLAB_TEST_SEED");
-    unsigned seed = env && *env ? (unsigned)std::strtoul(env, nullptr, 10) : (unsigned)std::time(nullptr);
-    std::fprintf(stderr, "test_emu_cusparse: seed %u (SIMTLAB_TEST_SEED=%u repeats it)\n", seed, seed);
-    return seed;
-}
+static unsigned test_seed(void) { return announced_seed("test_emu_cusparse"); }
 
-#define CHECK_CUDA(call)                                                                                          \
-    do {                                                                                                          \
-        cudaError_t e_ = (call);                                                                                  \
-        cr_assert_eq(e_, cudaSuccess, "%s: %s (%s)", #call, cudaGetErrorString(e_), simtlab_emu_last_diagnostic()); \
-    } while (0)
 #define CHECK_SPARSE(call)                                                                                       \
     do {                                                                                                          \
         cusparseStatus_t s_ = (call);                                                                             \
@@ -799,50 +788,10 @@ Test(cusparse, bad_spmm_arguments_are_refused)
 
 /* ---- a student's program, built with slcc -lcusparse ---------------------- */
 
-static int run(const std::vector<std::string> &args, std::string *out)
-{
-    int fd[2];
-    cr_assert_eq(pipe(fd), 0, "pipe");
-    pid_t pid = fork();
-    cr_assert(pid >= 0, "fork");
-    if (pid == 0) {
-        dup2(fd[1], 1);
-        dup2(fd[1], 2);
-        close(fd[0]);
-        close(fd[1]);
-        std::vector<char *> argv;
-        for (const auto &a : args)
-            argv.push_back(const_cast<char *>(a.c_str()));
-        argv.push_back(nullptr);
-        execv(argv[0], argv.data());
-        _exit(127);
-    }
-    close(fd[1]);
-    char buf[4096];
-    ssize_t got;
-    while ((got = read(fd[0], buf, sizeof buf)) > 0)
-        out->append(buf, (size_t)got);
-    close(fd[0]);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 #ifdef CUSPARSE_PROGRAM
 Test(cusparse, slcc_builds_a_student_style_cusparse_program, .timeout = 280)
 {
-    unsigned seed = test_seed();
-    char dir[] = "/tmp/test_emu_cusparse.XXXXXX";
-    cr_assert_not_null(mkdtemp(dir), "mkdtemp");
-    std::string exe = std::string(dir) + "/cusparse_program", log;
-    int rc = run({SLCC_PATH, "-O1", CUSPARSE_PROGRAM, "-lcusparse", "-o", exe}, &log);
-    cr_assert_eq(rc, 0, "slcc failed (%d):\n%s", rc, log.c_str());
-    log.clear();
-    rc = run({exe, std::to_string(seed)}, &log);
-    unlink(exe.c_str());
-    rmdir(dir);
-    cr_assert_eq(rc, 0, "the program failed (%d):\n%s", rc, log.c_str());
-    cr_assert(log.find("cusparse_program: ok") != std::string::npos, "no ok line:\n%s", log.c_str());
+    check_slcc_program(SLCC_PATH, CUSPARSE_PROGRAM, "cusparse_program", test_seed(), {"-lcusparse"});
 }
 
 /* CUDA 11's algorithm names, which CUDA 12 removed: the build fails, as with
@@ -857,7 +806,7 @@ Test(cusparse, slcc_names_the_replacement_of_a_removed_algorithm_name, .timeout 
     std::fputs("#include <cusparse.h>\nint main() { return (int)CUSPARSE_MV_ALG_DEFAULT; }\n", f);
     std::fclose(f);
     std::string log;
-    int rc = run({SLCC_PATH, "-c", src, "-o", obj}, &log);
+    int rc = run_capturing({SLCC_PATH, "-c", src, "-o", obj}, &log);
     unlink(src.c_str());
     unlink(obj.c_str());
     rmdir(dir);

@@ -162,12 +162,8 @@ extern "C" void __sanitizer_cov_trace_pc(void)
         (simtlab_emu_spin_reload >= 0 || simtlab_emu_trace_pc_observed(__builtin_return_address(0))))
         simtlab_emu_spin_watch_slow(__builtin_return_address(0), nullptr);
 }
-extern "C" void simtlab_emu_spin_point(void)
-{
-    if (__builtin_expect(--simtlab_emu_spin_countdown < 0, 0) &&
-        (simtlab_emu_spin_reload >= 0 || simtlab_emu_trace_pc_observed(__builtin_return_address(0))))
-        simtlab_emu_spin_watch_slow(__builtin_return_address(0), nullptr);
-}
+/* the same code under the spin points' name */
+extern "C" void simtlab_emu_spin_point(void) __attribute__((alias("__sanitizer_cov_trace_pc")));
 #endif
 
 extern "C" {

@@ -175,6 +175,12 @@ static inline bool is_punct(const rw *r, size_t i, char c)
     return n == 1 ? t[0] == c : n == 2 && digraph_of(t) == c;
 }
 
+/* Tokens a and b spell the same text. */
+static inline bool same_text(const rw *r, size_t a, size_t b)
+{
+    return tok_len(r, a) == tok_len(r, b) && memcmp(tok_text(r, a), tok_text(r, b), tok_len(r, a)) == 0;
+}
+
 /* Token i is one of the n words. */
 static inline bool tok_is_one_of(const rw *r, size_t i, const char *const *words, size_t n)
 {

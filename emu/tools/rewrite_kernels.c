@@ -26,11 +26,6 @@ static bool is_attribute_word(const rw *r, size_t i)
     return tok_is_one_of(r, i, words, sizeof words / sizeof words[0]);
 }
 
-static bool same_text(const rw *r, size_t a, size_t b)
-{
-    return tok_len(r, a) == tok_len(r, b) && memcmp(tok_text(r, a), tok_text(r, b), tok_len(r, a)) == 0;
-}
-
 /* Parameters outside nested brackets: `(int a, T<x, y> b)` has 2; `()` and
  * `(void)` have 0. */
 static size_t param_count(const rw *r, size_t lparen, size_t rparen)

@@ -42,8 +42,7 @@
 
 static bool same_name(const rw *r, size_t a, size_t b)
 {
-    return is_ident(r, a) && is_ident(r, b) && tok_len(r, a) == tok_len(r, b) &&
-           memcmp(tok_text(r, a), tok_text(r, b), tok_len(r, a)) == 0;
+    return is_ident(r, a) && is_ident(r, b) && same_text(r, a, b);
 }
 
 #define SPIN_STATEMENT "(void)SIMTLAB_EMU_SPIN_POINT();"
@@ -56,22 +55,53 @@ static int span_order(const void *a, const void *b)
     return x->close > y->close ? -1 : x->close < y->close; /* outer first */
 }
 
+/* An integer literal's value, as far as a loop needs it: 0 for zero, 1 for
+ * a positive value, -1 when token t is no integer literal (`0`, `4u`,
+ * `0x10`, `1'000UL`). */
+static int integer_literal_sign(const rw *r, size_t t)
+{
+    if (r->toks[t].kind != TK_NUMBER)
+        return -1;
+    const char *s = tok_text(r, t);
+    const size_t n = tok_len(r, t);
+    const bool hex = n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    size_t k = hex ? 2 : 0;
+    bool nonzero = false;
+    for (; k < n; k++) {
+        const char c = s[k];
+        if (c == '\'')
+            continue;
+        if (c >= '0' && c <= '9')
+            nonzero |= c != '0';
+        else if (hex && ((c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')))
+            nonzero = true;
+        else
+            break;
+    }
+    for (; k < n; k++)
+        if (!strchr("uUlL", s[k]))
+            return -1;
+    return nonzero ? 1 : 0;
+}
+
 /* A condition that is a constant false: `0`, `0u`, `0L`, `false`. */
 static bool never_true(const rw *r, size_t lparen, size_t rparen)
 {
-    if (rparen != lparen + 2)
-        return false;
-    const size_t t = lparen + 1;
-    if (tok_is(r, t, "false"))
-        return true;
-    if (r->toks[t].kind != TK_NUMBER || tok_text(r, t)[0] != '0')
-        return false;
-    for (size_t k = 1; k < tok_len(r, t); k++) {
-        char c = tok_text(r, t)[k];
-        if (c != 'u' && c != 'U' && c != 'l' && c != 'L')
-            return false;
+    return rparen == lparen + 2 && (tok_is(r, lparen + 1, "false") || integer_literal_sign(r, lparen + 1) == 0);
+}
+
+/* The `;` of a for loop's head (lp, rp) outside brackets: how many (0 in a
+ * range-for), the first two in semi. */
+static size_t for_semicolons(const rw *r, size_t lp, size_t rp, size_t semi[2])
+{
+    size_t n = 0;
+    for (size_t i = lp + 1; i < rp; i++) {
+        if ((is_punct(r, i, '(') || is_punct(r, i, '[') || is_punct(r, i, '{')) && r->match[i] > (long)i)
+            i = (size_t)r->match[i];
+        else if (is_punct(r, i, ';') && n++ < 2)
+            semi[n - 1] = i;
     }
-    return true;
+    return n;
 }
 
 /* ---- counted loops ---------------------------------------------------- */
@@ -120,33 +150,6 @@ static bool modified_in(const rw *r, size_t v, size_t from, size_t to)
     return false;
 }
 
-/* A literal that is a positive integer: `1`, `4u`, `0x10`. */
-static bool positive_literal(const rw *r, size_t t)
-{
-    if (r->toks[t].kind != TK_NUMBER)
-        return false;
-    const char *s = tok_text(r, t);
-    const size_t n = tok_len(r, t);
-    const bool hex = n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
-    size_t k = hex ? 2 : 0;
-    bool nonzero = false;
-    for (; k < n; k++) {
-        const char c = s[k];
-        if (c == '\'')
-            continue;
-        if (c >= '0' && c <= '9')
-            nonzero |= c != '0';
-        else if (hex && ((c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')))
-            nonzero = true;
-        else
-            break;
-    }
-    for (; k < n; k++)
-        if (!strchr("uUlL", s[k]))
-            return false;
-    return nonzero;
-}
-
 /* The last token of the statement that starts at `s` (a loop's body): its
  * `}` or `;`; 0 when it is not that simple (an if with an else, no end). */
 static size_t statement_end(const rw *r, size_t s, size_t to)
@@ -174,17 +177,8 @@ static size_t statement_end(const rw *r, size_t s, size_t to)
  * makes a loop endless is then left to loops of other shapes. */
 static bool counted_for(const rw *r, size_t lp, size_t rp, size_t to)
 {
-    size_t semi[2], n = 0;
-    for (size_t i = lp + 1; i < rp; i++) {
-        if ((is_punct(r, i, '(') || is_punct(r, i, '[') || is_punct(r, i, '{')) && r->match[i] > (long)i)
-            i = (size_t)r->match[i];
-        else if (is_punct(r, i, ';')) {
-            if (n == 2)
-                return false;
-            semi[n++] = i;
-        }
-    }
-    if (n != 2)
+    size_t semi[2];
+    if (for_semicolons(r, lp, rp, semi) != 2)
         return false; /* a range-for */
     const size_t c = semi[0] + 1, inc = semi[1] + 1;
     if (!is_ident(r, c))
@@ -210,7 +204,7 @@ static bool counted_for(const rw *r, size_t lp, size_t rp, size_t to)
         step = true; /* ++v */
     else if (len == 3 && same_name(r, inc, c) && op2(r, inc + 1, sign, sign))
         step = true; /* v++ */
-    else if (len == 4 && same_name(r, inc, c) && op2(r, inc + 1, sign, '=') && positive_literal(r, inc + 3))
+    else if (len == 4 && same_name(r, inc, c) && op2(r, inc + 1, sign, '=') && integer_literal_sign(r, inc + 3) > 0)
         step = true; /* v += 4 */
     if (!step)
         return false;
@@ -291,14 +285,8 @@ static void spin_point_at(spin_pass *p, size_t i, size_t to)
     /* otherwise (one statement, `;`, a do loop's tail, a macro that ends
      * there) the condition: evaluated before each iteration too */
     if (is_for) {
-        size_t semi[2], n = 0;
-        for (size_t k = lp + 1; k < rp && n < 2; k++) {
-            if ((is_punct(r, k, '(') || is_punct(r, k, '[') || is_punct(r, k, '{')) && r->match[k] > (long)k)
-                k = (size_t)r->match[k];
-            else if (is_punct(r, k, ';'))
-                semi[n++] = k;
-        }
-        if (n != 2)
+        size_t semi[2];
+        if (for_semicolons(r, lp, rp, semi) != 2)
             return; /* a range-for: its sequence is finite */
         if (semi[1] == semi[0] + 1) /* for (init; ; inc) */
             insert(p, r->toks[semi[0]].end, " !SIMTLAB_EMU_SPIN_POINT()");

@@ -434,8 +434,8 @@ static bool name_declares_variable(const rw *r, size_t name)
  * that name (where one hides the kernel, `&k` is no constant). */
 bool known_kernel_launch(rw *r, size_t first, size_t last)
 {
-    const kernel_decl *found = launched_kernel(r, first, last);
-    if (!found || found->ambiguous ||
+    const kernel_decl *found = launched_kernel(r, first, last); /* NULL for an overloaded one */
+    if (!found ||
         (r->inc && include_knows_other_arity(r->inc, tok_text(r, found->name), tok_len(r, found->name),
                                              param_count(r, found->lparen, found->rparen))))
         return false;

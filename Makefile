@@ -1,5 +1,6 @@
 # simtlab — a thin driver for CMake. The quick start is two commands:
 #   make test    install what is missing, build, run every test
+#                (make test-long: the long checks, which CI also runs)
 #   make bench   build and run the benchmarks, write CSV and charts
 #                (make bench CH=04: chapter 04 only; make bench-emu: the
 #                emulator's own speed checks)
@@ -11,24 +12,34 @@ BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps configure build test test-asan bench bench-emu examples doctor clean student grade grade-class sass ptx
+.PHONY: all deps configure build test test-long test-asan bench bench-emu examples doctor clean student grade grade-class gradescope classroom sass ptx
 
 all: build
 
 deps:
 	@bash scripts/deps.sh
 
+# A first configure, or one with CMAKE_FLAGS given (they change the cache of
+# an existing build too: make test CMAKE_FLAGS=-DCMAKE_CUDA_ARCHITECTURES=native).
 configure: deps
-	@if [ ! -f $(BUILD)/CMakeCache.txt ]; then cmake -S . -B $(BUILD) $(CMAKE_FLAGS); fi
+	@if [ ! -f $(BUILD)/CMakeCache.txt ] || [ -n "$(strip $(CMAKE_FLAGS))" ]; then cmake -S . -B $(BUILD) $(CMAKE_FLAGS); fi
 
 build: configure
 	cmake --build $(BUILD) -j$(JOBS)
 
 test: build
 	@set -e; rc=0; \
-	ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS) || rc=$$?; \
+	ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS) -LE '^long$$' || rc=$$?; \
 	bash scripts/skipped-tests.sh $(BUILD); \
 	exit $$rc
+
+# The long checks (CTest label "long"), which CI runs after make test: each
+# builds or runs more than a quick check should (the page check in a tree at
+# a 150-character path rebuilds the emulator there, about 5 minutes on 2 cores;
+# the exercises' 79 cheats and the sandbox's hostile submissions, about 12
+# minutes of one core), JOBS at once.
+test-long: build
+	ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS) -L '^long$$'
 
 # The emulator flavour under AddressSanitizer and UBSan, in its own build
 # directory (CUDA off, no SIMT counters); what it leaves out and why:
@@ -59,7 +70,7 @@ bench: configure
 
 # The emulator's speed against its targets (for whoever works on emu/).
 bench-emu: configure
-	cmake --build $(BUILD) -j$(JOBS) --target bench_emu_throughput
+	cmake --build $(BUILD) -j$(JOBS) --target bench_emu_throughput bench_emu_throughput_modes
 	@mkdir -p $(BUILD)/bench
 	$(BUILD)/bin/bench_emu_throughput --csv $(BUILD)/bench/emu_throughput.csv
 
@@ -85,22 +96,36 @@ doctor: configure
 # TAR=file.tar.gz too). make grade: builds and grades it (EX=04-2 or EX=04
 # for some; DIR=path for another tree; GRADE_TIMEOUT=s per run), on the
 # emulator, or with nvcc where there is a GPU; reports in $(BUILD)/grade/.
-# make grade-class DIR=folder-of-trees: one CSV of scores ($(BUILD)/grade/class.csv).
+# make grade-class DIR=folder-of-trees: every tree in a sandbox (bubblewrap;
+# refused where none starts, unless UNSAFE_NO_SANDBOX=1), JOBS exercises at
+# once; one CSV of scores ($(BUILD)/grade/class.csv).
+# make gradescope: Gradescope's autograder zip ($(BUILD)/grade/gradescope-autograder.zip);
+# make classroom COURSE=owner/repo: GitHub Classroom's workflow ($(BUILD)/grade/classroom.yml).
 OUT ?= student
 TAR ?=
 DIR ?= student
 EX ?=
+COURSE ?=
+UNSAFE_NO_SANDBOX ?=
 GRADE = python3 scripts/grade.py
 student:
 	@$(GRADE) student --out "$(OUT)" $(if $(TAR),--tar "$(TAR)")
 
 grade: configure
 	@cmake --build $(BUILD) -j$(JOBS) --target slcc >/dev/null
-	@BUILD=$(BUILD) $(GRADE) grade --dir "$(DIR)" $(if $(EX),--ex "$(EX)")
+	@BUILD=$(BUILD) $(GRADE) grade --dir "$(DIR)" $(if $(EX),--ex "$(EX)") -j $(JOBS)
 
 grade-class: configure
 	@cmake --build $(BUILD) -j$(JOBS) --target slcc >/dev/null
-	@BUILD=$(BUILD) $(GRADE) class --dir "$(DIR)" $(if $(EX),--ex "$(EX)")
+	@BUILD=$(BUILD) $(GRADE) class --dir "$(DIR)" $(if $(EX),--ex "$(EX)") -j $(JOBS) \
+	  $(if $(UNSAFE_NO_SANDBOX),--unsafe-no-sandbox)
+
+gradescope:
+	@python3 scripts/grade_platforms.py gradescope --out $(BUILD)/grade/gradescope-autograder.zip $(if $(EX),--ex "$(EX)")
+
+classroom:
+	@python3 scripts/grade_platforms.py classroom --out $(BUILD)/grade/classroom.yml $(if $(EX),--ex "$(EX)") \
+	  $(if $(COURSE),--course "$(COURSE)")
 
 clean:
 	rm -rf $(BUILD)

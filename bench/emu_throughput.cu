@@ -37,9 +37,17 @@
  * barriers each (reduce_1024) reports how much the peak resident memory
  * grows over it: under 1 GiB is the target.
  *
+ * The builds a student's slcc makes, in the same run: where the same file
+ * built by `slcc --fast` and by plain `slcc` (the checked build: memcheck
+ * and racecheck at every load and store, emu/README.md "Speed") lie beside
+ * which CMake builds with slcc), each is run with --emulator-only, one
+ * worker, three rounds alternating, and the best of its medians of CPU
+ * time is reported beside this build's, with the target: the checked build
+ * no slower than 5x the fast one.
+ *
  * Build and run:
- *   cmake --build build --target bench_emu_throughput
- *   build/bin/bench_emu_throughput [--csv FILE] [--baseline-n N]
+ *   cmake --build build --target bench_emu_throughput bench_emu_throughput_modes
+ *   build/bin/bench_emu_throughput [--csv FILE] [--baseline-n N] [--emulator-only]
  */
 #ifndef SIMTLAB_EMU
 #error "emu_throughput measures the CPU emulator: build it with the emulator toolchain"
@@ -48,7 +56,9 @@
 #include <cuda_runtime.h>
 
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <ucontext.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -57,8 +67,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <memory>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace {
@@ -267,6 +279,21 @@ ucontext_engine *ucontext_engine::active_ = nullptr;
 
 /* ---- timing and checking --------------------------------------------------- */
 
+/* What median_ms measures: wall time, or (the builds' comparison, where
+ * one worker, the calling thread, runs every block) that thread's CPU
+ * time, which another process on the machine does not lengthen. */
+bool thread_cpu_time = false;
+
+double now_ms()
+{
+    if (thread_cpu_time) {
+        timespec t;
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+        return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+    }
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
 /* One warm-up, then the median of timed_runs runs, in ms. `run` returns
  * false on failure, which ends the benchmark. */
 template <class F>
@@ -276,10 +303,10 @@ bool median_ms(F run, double *ms)
         return false;
     std::vector<double> times;
     for (int r = 0; r < timed_runs; ++r) {
-        auto start = std::chrono::steady_clock::now();
+        const double start = now_ms();
         if (!run())
             return false;
-        times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+        times.push_back(now_ms() - start);
     }
     std::sort(times.begin(), times.end());
     *ms = times[times.size() / 2];
@@ -341,10 +368,10 @@ struct result {
 
 void print_table(const std::vector<result> &rows)
 {
-    std::printf("\n%-11s %-9s %9s %12s %16s %20s\n", "kernel", "engine", "n", "ms (median)", "threads/s",
+    std::printf("\n%-11s %-18s %9s %12s %16s %20s\n", "kernel", "engine", "n", "ms (median)", "threads/s",
                 "barrier steps/s");
     for (const result &r : rows)
-        std::printf("%-11s %-9s %9zu %12.3f %16.4g %20.4g\n", r.kernel, r.engine, r.n, r.ms, r.threads_per_s(),
+        std::printf("%-11s %-18s %9zu %12.3f %16.4g %20.4g\n", r.kernel, r.engine, r.n, r.ms, r.threads_per_s(),
                     r.barrier_steps_per_s());
 }
 
@@ -381,6 +408,7 @@ struct options {
     const char *csv = nullptr;
     size_t n = default_n;
     size_t baseline_n = default_n / 16;
+    bool emulator_only = false; /* the emulator's two kernels, one result line (the builds' comparison) */
 };
 
 bool parse_size(const char *text, size_t *out)
@@ -403,9 +431,11 @@ bool parse_options(int argc, char **argv, options *o)
             ++i;
         } else if (std::strcmp(argv[i], "--baseline-n") == 0 && has_value && parse_size(argv[i + 1], &o->baseline_n)) {
             ++i;
+        } else if (std::strcmp(argv[i], "--emulator-only") == 0) {
+            o->emulator_only = true;
         } else {
             std::fprintf(stderr,
-                         "usage: %s [--csv FILE] [--n N] [--baseline-n N]\n"
+                         "usage: %s [--csv FILE] [--n N] [--baseline-n N] [--emulator-only]\n"
                          "  N: a multiple of 256, at most 2^31 (default n 2^22, baseline n 2^18)\n",
                          argv[0]);
             return false;
@@ -524,6 +554,129 @@ bool bench_ucontext(const problem &p, size_t n, std::vector<result> *rows)
     return true;
 }
 
+/* ---- the builds slcc makes, in the same run -------------------------------------- */
+
+const char times_tag[] = "emu_throughput-times:";
+
+/* The directory of this executable, with its final '/', or "". */
+std::string own_directory()
+{
+    char path[4096];
+    const ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+    if (n <= 0)
+        return "";
+    path[n] = '\0';
+    char *slash = std::strrchr(path, '/');
+    if (slash == nullptr)
+        return "";
+    slash[1] = '\0';
+    return path;
+}
+
+/* Runs `exe --emulator-only --n N` with one worker (SIMTLAB_EMU_THREADS=1:
+ * the calling thread runs every block, and the times it prints are that
+ * thread's CPU time, which other processes on the machine do not
+ * lengthen), its stderr ours, and reads the two times; false, saying why,
+ * when it gives none. */
+bool run_build(const std::string &exe, size_t n, double *add_ms, double *reduce_ms)
+{
+    int fd[2];
+    if (pipe(fd) != 0) {
+        std::perror("emu_throughput: pipe");
+        return false;
+    }
+    const std::string n_text = std::to_string(n);
+    std::fflush(nullptr);
+    const pid_t pid = fork();
+    if (pid < 0) {
+        std::perror("emu_throughput: fork");
+        close(fd[0]);
+        close(fd[1]);
+        return false;
+    }
+    if (pid == 0) {
+        dup2(fd[1], 1);
+        close(fd[0]);
+        close(fd[1]);
+        setenv("SIMTLAB_EMU_THREADS", "1", 1);
+        execl(exe.c_str(), exe.c_str(), "--emulator-only", "--n", n_text.c_str(), (char *)nullptr);
+        _exit(127);
+    }
+    close(fd[1]);
+    std::string out;
+    char buf[4096];
+    ssize_t got;
+    while ((got = read(fd[0], buf, sizeof buf)) > 0)
+        out.append(buf, (size_t)got);
+    close(fd[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    const size_t at = out.find(times_tag);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || at == std::string::npos ||
+        std::sscanf(out.c_str() + at + sizeof times_tag - 1, " vector_add %lf reduce_256 %lf", add_ms, reduce_ms) != 2) {
+        std::fprintf(stderr, "emu_throughput: %s gave no times (%s %d); its output:\n%s\n", exe.c_str(),
+                     WIFEXITED(status) ? "exit status" : "signal",
+                     WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), out.c_str());
+        return false;
+    }
+    return true;
+}
+
+/* The same file built by `slcc --fast` and by plain `slcc` (checked), where
+ * they lie beside this program: three rounds, the two builds alternating,
+ * one worker each (run_build); the best median of each build and kernel is
+ * appended to rows, and checked / fast is printed against its target.
+ * Returns false when a build ran and failed; a build that is not there is
+ * skipped, saying so. */
+bool compare_builds(const options &opt, std::vector<result> *rows, std::string *summary)
+{
+    struct build {
+        const char *file, *engine;
+        double add_ms, reduce_ms;
+        bool ran;
+    } builds[] = {{"bench_emu_throughput_fast", "fast, 1 CPU", 0, 0, false},
+                  {"bench_emu_throughput_checked", "checked, 1 CPU", 0, 0, false}};
+    const std::string dir = own_directory();
+    bool present[2];
+    for (int k = 0; k < 2; k++) {
+        present[k] = access((dir + builds[k].file).c_str(), X_OK) == 0;
+        if (!present[k])
+            std::printf("%s%s: not built (cmake --build <build> --target bench_emu_throughput_modes), so the %s "
+                        "build is not measured\n", dir.c_str(), builds[k].file, builds[k].engine);
+    }
+    if (present[0] || present[1])
+        std::printf("slcc builds: 3 rounds of %s, one worker each, CPU time, best median of each...\n",
+                    present[0] && present[1] ? "--fast then checked" : "one build");
+    for (int round = 0; round < 3; round++)
+        for (int k = 0; k < 2; k++) {
+            build &b = builds[k];
+            double add = 0, reduce = 0;
+            if (!present[k])
+                continue;
+            if (!run_build(dir + b.file, opt.n, &add, &reduce))
+                return false;
+            b.add_ms = b.ran ? std::min(b.add_ms, add) : add;
+            b.reduce_ms = b.ran ? std::min(b.reduce_ms, reduce) : reduce;
+            b.ran = true;
+        }
+    for (const build &b : builds)
+        if (b.ran) {
+            rows->push_back(result{"vector_add", b.engine, opt.n, b.add_ms, 0});
+            rows->push_back(result{"reduce_256", b.engine, opt.n, b.reduce_ms,
+                                   (unsigned long long)opt.n * reduce_barriers_per_block});
+        }
+    if (builds[0].ran && builds[1].ran) {
+        const double add = builds[1].add_ms / builds[0].add_ms, reduce = builds[1].reduce_ms / builds[0].reduce_ms;
+        char text[256];
+        std::snprintf(text, sizeof text,
+                      "slcc builds, CPU time of one worker: checked / --fast = %.2fx (vector_add), %.2fx "
+                      "(reduce_256) in this run (target <= 5x): %s\n",
+                      add, reduce, add <= 5.0 && reduce <= 5.0 ? "met" : "NOT met");
+        *summary = text;
+    }
+    return true;
+}
+
 } /* namespace */
 
 long peak_rss_kib()
@@ -581,6 +734,16 @@ int main(int argc, char **argv)
     if (!parse_options(argc, argv, &opt))
         return 2;
     const unsigned seed = 20240601u;
+    if (opt.emulator_only) { /* for compare_builds: the two kernels, one line */
+        const char *workers = std::getenv("SIMTLAB_EMU_THREADS");
+        thread_cpu_time = workers && std::strcmp(workers, "1") == 0;
+        problem p;
+        std::vector<result> rows;
+        if (!p.init(opt.n, seed) || !bench_emulator(p, &rows))
+            return 1;
+        std::printf("%s vector_add %.6f reduce_256 %.6f\n", times_tag, rows[0].ms, rows[1].ms);
+        return 0;
+    }
     std::printf("emu_throughput: simtlab CPU emulator vs a one-fiber-per-thread ucontext loop\n");
     std::printf("kernels: vector_add (no barrier), reduce_256 (%u __syncthreads per block of %u)\n",
                 reduce_barriers_per_block, block_threads);
@@ -592,10 +755,13 @@ int main(int argc, char **argv)
     if (!p.init(opt.n, seed))
         return 1;
     std::vector<result> rows;
-    if (!bench_emulator(p, &rows) || !bench_ucontext(p, opt.baseline_n, &rows))
+    std::string builds_summary;
+    if (!bench_emulator(p, &rows) || !bench_ucontext(p, opt.baseline_n, &rows) ||
+        !compare_builds(opt, &rows, &builds_summary))
         return 1;
     print_table(rows);
     print_targets(rows[0], rows[1], rows[3], rows[2]);
+    std::fputs(builds_summary.c_str(), stdout);
     if (opt.csv)
         write_csv(opt.csv, rows);
     return 0;

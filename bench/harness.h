@@ -86,11 +86,17 @@ typedef struct bench_spec {
     /* Per size, in this order: set the size and print its line; the CPU
      * columns; the device columns (only where env->device). 0: stop. */
     void (*begin_size)(void *chapter, int log2_n, size_t n);
-    int (*cpu_columns)(bench_env *env, void *chapter, size_t n);
+    int (*cpu_columns)(bench_env *env, void *chapter, size_t n); /* NULL: none (--probe says cpu=0) */
     int (*device_columns)(bench_env *env, void *chapter, int log2_n, size_t n);
     /* Optional (NULL: none), each list ended by an entry whose first field is NULL: */
     const struct bench_label *labels; /* what each column is, for the reader and the charts */
     const struct bench_chart *charts; /* the charts bench.sh draws (NULL: rate against n) */
+    /* Optional: the chapter's own options. Called with an argument the harness
+     * does not know, at argv[*i]; takes it (and a value, advancing *i) and
+     * returns 1, or returns 0 (a usage error). `usage` is their line in the
+     * usage message ("[--config 12-04] [--timed]"). */
+    int (*option)(bench_env *env, int argc, char **argv, int *i);
+    const char *usage;
 } bench_spec;
 
 /* "cpu_omp" is "CPU, all cores (OpenMP)": printed once before the first
@@ -110,7 +116,7 @@ typedef struct bench_chart {
     const char *title;    /* what it shows; bench.sh adds the machine and backend */
     const char *xlabel;   /* with its unit: "n (floats)" */
     const char *ylabel;   /* with its unit: "time per call (ms)" */
-    const char *y;        /* gnuplot expression; NULL: "$6" */
+    const char *y;        /* a column number ("3") or an expression in parentheses ("($3*1000/$1)"); NULL: "6", the rate */
     int logy;             /* values that span decades */
     const char *series;
 } bench_chart;

@@ -3,17 +3,18 @@
 #
 #   gnuplot -e "csv='build/bench/01_vector_add.csv'; out='build/bench/01_vector_add.png'; \
 #               term='png'; title='01 vector add — emulated'; xlabel='n (floats)'; \
-#               ylabel='GB/s (median)'; y='\$6'; logy=1; \
+#               ylabel='GB/s (median)'; y='6'; logy=1; \
 #               series='cpu cpu_omp v1'; labels='CPU, 1 core|CPU, all cores|v1 (emulated)'; \
 #               marks='65536|GPU wins from here'" bench/plot.gp
 #
 # subtitle (optional): a second title line, the machine and backend;
 # series: the CSV's column names, blank-separated; labels: the legend's text
-# for each, '|'-separated, in the same order; y: a gnuplot expression over
-# the row ($1 n, $3 median ms, $6 rate); marks: 'x|label' pairs joined by
+# for each, '|'-separated, in the same order; y: a column number (3 the
+# median ms, 6 the rate) or an expression in parentheses over the row
+# ("($3*1000/$1)"; a bare $6 is not valid in a using spec); marks: 'x|label' pairs joined by
 # ';' (a dashed vertical line each). x is always n, on a log2 axis.
 if (!exists("term")) term = "png"
-if (!exists("y")) y = "$6"
+if (!exists("y")) y = "6"
 if (!exists("logy")) logy = 1
 if (!exists("labels")) labels = ""
 if (!exists("marks")) marks = ""
@@ -21,10 +22,14 @@ if (!exists("subtitle")) subtitle = ""
 if (!exists("xlabel")) xlabel = "n (elements)"
 if (!exists("ylabel")) ylabel = "GB/s (median)"
 
+# The legend goes below the plot, one entry a line, so that long legends
+# take height, not the plot's width: the canvas grows by a line per series.
+nseries = words(series)
+height = 560 + 20 * nseries
 if (term eq "svg") {
-    set terminal svg size 1150,620 dynamic noenhanced font "sans,12"
+    set terminal svg size 1150,height dynamic noenhanced font "sans,12"
 } else {
-    set terminal pngcairo size 1150,620 noenhanced font "sans,10"
+    set terminal pngcairo size 1150,height noenhanced font "sans,10"
 }
 set output out
 set datafile separator ","
@@ -37,11 +42,18 @@ set format x "2^%L"
 set autoscale xfix
 # Tics where the data are: from the smallest x, every factor xstep.
 if (exists("xfirst") && exists("xstep") && xstep > 1) set xtics xfirst, xstep
+# One x value (a --quick run): a range around it, not an empty one.
+if (exists("xfirst") && exists("xstep") && xstep == 0) set xrange [xfirst / 2.0 : xfirst * 2.0]
 set offsets graph 0.02, graph 0.02, 0, 0
+# One row in all (rows: bench.sh counts them): a y range around its value.
+if (exists("rows") && rows == 1) {
+    stats sprintf("< grep -E '^[0-9]+,%s,' '%s'", word(series, 1), csv) using @y nooutput
+    if (logy && STATS_min > 0) { set yrange [STATS_min / 2.0 : STATS_min * 2.0] } else { set yrange [STATS_min - 1 : STATS_min + 1] }
+}
 if (logy) { set logscale y 10; set format y "%g" }
 set grid xtics ytics mytics lc rgb "#dddddd"
-# The legend outside the data, on the right.
-set key outside right top vertical Left reverse noautotitle spacing 1.2 width 2
+# The legend below the plot, left-aligned, one entry a line.
+set key outside below left vertical Left reverse noautotitle spacing 1.1 maxcols 1 maxrows nseries
 set border 3
 set tics nomirror
 

@@ -90,7 +90,8 @@ add_custom_target(examples DEPENDS ${SIMTLAB_EXAMPLE_TARGETS})
 # ---- tests: tests/test_core.c (the shared core) and tests/test_NN_*.c (one
 # per chapter), under the emulator always, on the GPU where built
 file(GLOB SIMTLAB_TESTS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tests/test_core.c
-     ${PROJECT_SOURCE_DIR}/tests/test_core_api_walk.c ${PROJECT_SOURCE_DIR}/tests/test_[0-9][0-9]_*.c)
+     ${PROJECT_SOURCE_DIR}/tests/test_core_api_walk.c ${PROJECT_SOURCE_DIR}/tests/test_core_hostile.c
+     ${PROJECT_SOURCE_DIR}/tests/test_[0-9][0-9]_*.c)
 foreach(src IN LISTS SIMTLAB_TESTS)
   get_filename_component(name "${src}" NAME_WE)
   add_executable(${name}_emu ${src} ${PROJECT_SOURCE_DIR}/tests/sl_test.c)
@@ -189,8 +190,50 @@ if(EXISTS ${PROJECT_SOURCE_DIR}/bench/emu_throughput.cu)
   add_executable(bench_emu_throughput ${SIMTLAB_EMU_BENCH_GEN})
   sl_emu_target(bench_emu_throughput)
   list(APPEND SIMTLAB_BENCH_TARGETS bench_emu_throughput)
+  # The same file as a student's slcc builds it, both ways: --fast (no
+  # checks) and plain (the checked build). bench_emu_throughput runs them
+  # beside itself and reports checked / --fast (target: at most 5x).
+  foreach(mode fast checked)
+    set(_sl_mode_flag)
+    if(mode STREQUAL "fast")
+      set(_sl_mode_flag --fast)
+    endif()
+    add_custom_command(
+      OUTPUT ${CMAKE_RUNTIME_OUTPUT_DIRECTORY}/bench_emu_throughput_${mode}
+      COMMAND slcc ${_sl_mode_flag} -O2 ${PROJECT_SOURCE_DIR}/bench/emu_throughput.cu
+              -o ${CMAKE_RUNTIME_OUTPUT_DIRECTORY}/bench_emu_throughput_${mode}
+      DEPENDS slcc simtlab_emu_rt slrewrite ${PROJECT_SOURCE_DIR}/bench/emu_throughput.cu
+      COMMENT "slcc ${_sl_mode_flag} bench/emu_throughput.cu (${mode})"
+      VERBATIM)
+  endforeach()
+  add_custom_target(bench_emu_throughput_modes
+    DEPENDS ${CMAKE_RUNTIME_OUTPUT_DIRECTORY}/bench_emu_throughput_fast
+            ${CMAKE_RUNTIME_OUTPUT_DIRECTORY}/bench_emu_throughput_checked)
+  list(APPEND SIMTLAB_BENCH_TARGETS bench_emu_throughput_modes)
 endif()
 add_custom_target(benches DEPENDS ${SIMTLAB_BENCH_TARGETS})
+# Every kernel file compiles for sm_75, sm_86, sm_89 and sm_120 as well as the
+# build's architectures (scripts/arch-check.sh: nvcc -c only); a long check.
+if(SIMTLAB_HAVE_CUDA)
+  add_test(NAME cuda.arch_check COMMAND bash ${PROJECT_SOURCE_DIR}/scripts/arch-check.sh)
+  set_tests_properties(cuda.arch_check PROPERTIES LABELS "cuda;arch;long" TIMEOUT 600
+                       SKIP_REGULAR_EXPRESSION "simtlab-skip:")
+endif()
+# Every chapter's bench at --quick sizes, and every chart it declares: drawn
+# as a non-empty PNG and SVG, gnuplot silent on stderr, the CSV holding the
+# columns each chart plots (tests/bench_charts_test.py).
+find_program(SIMTLAB_BENCH_GNUPLOT gnuplot)
+if(SIMTLAB_PYTHON3 AND SIMTLAB_BENCH_GNUPLOT)
+  add_test(NAME core.bench_charts
+           COMMAND ${SIMTLAB_PYTHON3} ${PROJECT_SOURCE_DIR}/tests/bench_charts_test.py ${PROJECT_SOURCE_DIR}
+                   ${PROJECT_BINARY_DIR})
+  set_tests_properties(core.bench_charts PROPERTIES LABELS "core;bench" TIMEOUT 900)
+  # tutorial/notebook.ipynb executed with papermill on this build (a long check).
+  add_test(NAME core.notebook COMMAND bash ${PROJECT_SOURCE_DIR}/tests/notebook_test.sh ${PROJECT_SOURCE_DIR}
+                                      ${PROJECT_BINARY_DIR})
+  set_tests_properties(core.notebook PROPERTIES LABELS "core;notebook;long" TIMEOUT 900 RUN_SERIAL TRUE
+                       SKIP_REGULAR_EXPRESSION "simtlab-skip:")
+endif()
 # The harness's own test (statistics, L2 rule, CSV), under the emulator.
 add_executable(test_core_bench_emu ${PROJECT_SOURCE_DIR}/tests/test_core_bench.c
                ${PROJECT_SOURCE_DIR}/tests/sl_test.c ${PROJECT_SOURCE_DIR}/bench/harness.c)
@@ -222,42 +265,5 @@ if(SIMTLAB_PYTHON3 AND SIMTLAB_EMU_CHAPTER_COUNTERS AND NOT _sl_compare_asan)
                        FAIL_REGULAR_EXPRESSION "FAIL" SKIP_REGULAR_EXPRESSION "^SKIP")
 endif()
 
-# ---- exercises: both ways, on the course's own sources (scripts/grade.py) -------
-# exercise.NN.exK_topic: the solution (the #ifdef SOLUTION branch) gets every
-# point of `make grade`, hidden tests included. exercise.NN.exK_topic.stub:
-# the stub `make student` writes fails its visible test, and prints what
-# exK_topic.expect asks for (the emulator's diagnosis of the planted bug).
-# Both grade a tree generated into the build folder from tutorial/exercises,
-# never a student's own tree (student/), so `make test` stays green however far
-# a student has got.
-file(GLOB SIMTLAB_EXERCISES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tutorial/exercises/*/ex*.cu)
-find_program(SIMTLAB_PYTHON3 python3)
-if(NOT SIMTLAB_PYTHON3)
-  message(WARNING "simtlab: python3 not found, so the exercises are not checked (scripts/grade.py)")
-  set(SIMTLAB_EXERCISES)
-endif()
-foreach(src IN LISTS SIMTLAB_EXERCISES)
-  get_filename_component(name "${src}" NAME_WE)
-  get_filename_component(dir "${src}" DIRECTORY)
-  get_filename_component(chapter "${dir}" NAME)
-  string(REGEX MATCH "^ex([0-9]+)_" _ "${name}")
-  set(ex_id "${chapter}-${CMAKE_MATCH_1}")
-  foreach(variant solution stub)
-    set(test exercise.${chapter}.${name})
-    if(variant STREQUAL stub)
-      set(test ${test}.stub)
-    endif()
-    add_test(NAME ${test}
-             COMMAND ${SIMTLAB_PYTHON3} ${PROJECT_SOURCE_DIR}/scripts/grade.py check --ex ${ex_id}
-                     --variant ${variant} --backend emu --timeout 120 --slcc $<TARGET_FILE:slcc>
-                     --out ${CMAKE_BINARY_DIR}/exercise-check/${ex_id})
-    set_tests_properties(${test} PROPERTIES LABELS "emu;exercise" TIMEOUT 400)
-  endforeach()
-endforeach()
-# scripts/grade.py's own test: the marker parser, the student tree, a hang,
-# a crash and a build error graded 0 with the reason, TAP and JUnit.
-if(SIMTLAB_PYTHON3)
-  add_test(NAME core.grade_tool
-           COMMAND ${SIMTLAB_PYTHON3} ${PROJECT_SOURCE_DIR}/tests/test_grade.py $<TARGET_FILE:slcc>)
-  set_tests_properties(core.grade_tool PROPERTIES LABELS "emu;exercise" TIMEOUT 400)
-endif()
+# ---- exercises and their grader: cmake/Exercises.cmake ----------------------------
+include(${PROJECT_SOURCE_DIR}/cmake/Exercises.cmake)

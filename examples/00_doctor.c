@@ -68,10 +68,52 @@ static void explain_image(int device, const sl_device_info *info)
                "                   rebuild with -DCMAKE_CUDA_ARCHITECTURES=native)\n");
 }
 
+/* "800,900" (the __CUDA_ARCH__ values nvcc compiled for) in words: each is
+ * a compute capability x 100, and the binary holds machine code for it. */
+static void print_built_for(void)
+{
+    const char *archs = sl_built_architectures();
+    printf("  built for        %s", archs);
+    if (sl_backend_is_emulator() || !archs[0] || archs[0] < '0' || archs[0] > '9') {
+        printf("\n");
+        return;
+    }
+    printf(" (__CUDA_ARCH__ values, compute capability x 100: machine code for");
+    const char *p = archs;
+    for (int first = 1; *p;) {
+        char *end;
+        long v = strtol(p, &end, 10);
+        if (end == p) break;
+        printf("%s sm_%ld", first ? "" : ",", v / 10);
+        first = 0;
+        p = *end == ',' ? end + 1 : end;
+    }
+    printf(")\n");
+}
+
+/* The versions this device cannot run, said before anything runs (each
+ * also refuses itself with the same reason when called). */
+static void explain_versions(const sl_device_info *info)
+{
+    if (sl_backend_is_emulator()) {
+        printf("    not runnable   chapter 06 v5 (wgmma and TMA are not emulated: it needs an sm_90 GPU)\n");
+        return;
+    }
+    int cc = info->major * 10 + info->minor;
+    if (cc < 80)
+        printf("    not runnable   chapter 06 v3 and v4 (mma.sync m16n8k16, ldmatrix, cp.async) and bf16 inputs:\n"
+               "                   they need compute capability 8.0; this GPU has %d.%d, so they skip\n",
+               info->major, info->minor);
+    if (cc != 90)
+        printf("    not runnable   chapter 06 v5 (wgmma, TMA): it needs compute capability 9.0 exactly (sm_90a\n"
+               "                   code); this GPU has %d.%d, so it skips\n",
+               info->major, info->minor);
+}
+
 int main(void)
 {
     printf("simtlab doctor — backend: %s\n", sl_backend_name());
-    printf("  built for        %s\n", sl_built_architectures());
+    print_built_for();
     int driver = 0, runtime = 0;
     if (sl_cuda_versions(&driver, &runtime) != SL_OK) return no_gpu_advice();
     print_version("CUDA driver", driver);
@@ -93,6 +135,7 @@ int main(void)
             printf("    peak bandwidth %.0f GB/s (2 x memory clock x bus width; measure with make bench)\n",
                    info.peak_bandwidth_gbs);
         explain_image(device, &info);
+        explain_versions(&info);
     }
     if (device == 0) return no_gpu_advice();
     if (sl_backend_is_emulator())

@@ -5,8 +5,9 @@
 
 sl_status sl_cuda_versions(int *driver, int *runtime)
 {
-    if (!driver || !runtime)
-        return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_cuda_versions: %s is NULL", !driver ? "driver" : "runtime");
+    sl_status st = sl_check_host_ptr("sl_cuda_versions", "driver", driver);
+    if (st == SL_OK) st = sl_check_host_ptr("sl_cuda_versions", "runtime", runtime);
+    if (st != SL_OK) return st;
     *driver = *runtime = 0;
     SL_CUDA_RETURN(cudaDriverGetVersion(driver));
     SL_CUDA_RETURN(cudaRuntimeGetVersion(runtime));
@@ -15,9 +16,9 @@ sl_status sl_cuda_versions(int *driver, int *runtime)
 
 sl_status sl_device_kernel_image(int device, int *binary_version, int *ptx_version)
 {
-    if (!binary_version || !ptx_version)
-        return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_device_kernel_image: %s is NULL",
-                       !binary_version ? "binary_version" : "ptx_version");
+    sl_status st = sl_check_host_ptr("sl_device_kernel_image", "binary_version", binary_version);
+    if (st == SL_OK) st = sl_check_host_ptr("sl_device_kernel_image", "ptx_version", ptx_version);
+    if (st != SL_OK) return st;
     SL_CUDA_RETURN(cudaSetDevice(device));
     struct cudaFuncAttributes attr;
     SL_CUDA_RETURN(sl_doctor_probe_attributes(&attr));

@@ -31,6 +31,7 @@ static sl_status check_args(const char *fn, const float *a, const float *b, cons
     char what[64];
     snprintf(what, sizeof what, "%s: n", fn);
     sl_status st = sl_checked_bytes(n, sizeof(float), what, bytes);
+    if (st == SL_OK) st = sl_check_host_opt(fn, "opts", opts);
     if (st != SL_OK) return st;
     st = sl_check_version(opts ? opts->version : 0, SL_VECTOR_ADD_VERSIONS, v3_fits ? VECTOR_ADD_BEST : 2,
                           fn, version);
@@ -67,11 +68,17 @@ static sl_status launch_timed(const vector_add_launch *l, double *kernel_ms)
 sl_status sl_vector_add(const float *a, const float *b, float *c, size_t n, const sl_opts *opts,
                         sl_report *report)
 {
+    static const char fn[] = "sl_vector_add";
     sl_report local;
     sl_report *r = report ? report : &local;
     size_t bytes = 0;
     int version = 0, block = 0;
-    sl_status st = check_args("sl_vector_add", a, b, c, n, opts, 1, &bytes, &version, &block);
+    sl_status st = check_args(fn, a, b, c, n, opts, 1, &bytes, &version, &block);
+    if (st == SL_OK) st = sl_check_host_opt(fn, "report", report);
+    /* host arrays: the copies read a and b and write c (c may be a or b) */
+    if (st == SL_OK && n > 0 && (st = sl_check_host_ptr(fn, "a", a)) == SL_OK &&
+        (st = sl_check_host_ptr(fn, "b", b)) == SL_OK)
+        st = sl_check_host_ptr(fn, "c", c);
     if (st != SL_OK) return st;
     sl_report_begin(r, version, block);
     if (n == 0) return SL_OK;
@@ -123,8 +130,12 @@ sl_status sl_vector_add_device(const float *a, const float *b, float *c, size_t 
     st = check_args("sl_vector_add_device", a, b, c, n, opts, sl_vector_add_v3_fits(a, b, c), &bytes, &version,
                     &block);
     if (st != SL_OK) return st;
-    if (!kernel_ms) return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_vector_add_device: kernel_ms is NULL");
+    if ((st = sl_check_host_ptr("sl_vector_add_device", "kernel_ms", kernel_ms)) != SL_OK) return st;
     *kernel_ms = 0.0;
+    /* not in place: the kernels take their arrays __restrict__ */
+    if ((st = sl_check_disjoint("sl_vector_add_device", "c", c, bytes, "a", a, bytes)) != SL_OK ||
+        (st = sl_check_disjoint("sl_vector_add_device", "c", c, bytes, "b", b, bytes)) != SL_OK)
+        return st;
     if (n == 0) return SL_OK;
     if ((st = sl_check_block_on_device(block)) != SL_OK) return st;
     vector_add_launch l = {version, block, a, b, c, n, NULL};
@@ -133,12 +144,19 @@ sl_status sl_vector_add_device(const float *a, const float *b, float *c, size_t 
 
 /* ---- CPU baselines: what the GPU must beat -------------------------------- */
 
+/* Host arrays; c apart from a and b (not in place, as on the device). */
 static sl_status check_cpu_args(const char *fn, const float *a, const float *b, const float *c, size_t n)
 {
     if (n == 0) return SL_OK;
-    if (!a || !b || !c)
-        return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn, !a ? "a" : !b ? "b" : "c");
-    return SL_OK;
+    size_t bytes = 0;
+    char what[64];
+    snprintf(what, sizeof what, "%s: n", fn);
+    sl_status st;
+    if ((st = sl_check_host_ptr(fn, "a", a)) != SL_OK || (st = sl_check_host_ptr(fn, "b", b)) != SL_OK ||
+        (st = sl_check_host_ptr(fn, "c", c)) != SL_OK || (st = sl_checked_bytes(n, sizeof *a, what, &bytes)) != SL_OK ||
+        (st = sl_check_disjoint(fn, "c", c, bytes, "a", a, bytes)) != SL_OK)
+        return st;
+    return sl_check_disjoint(fn, "c", c, bytes, "b", b, bytes);
 }
 
 sl_status sl_vector_add_cpu(const float *a, const float *b, float *c, size_t n)
@@ -179,12 +197,14 @@ static cublasStatus_t saxpy_piece(cublasHandle_t handle, size_t offset, int coun
 sl_status sl_vendor_saxpy_device(float alpha, const float *x, float *y, size_t n, double *kernel_ms)
 {
     static const char fn[] = "sl_vendor_saxpy_device";
-    if (!kernel_ms) return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: kernel_ms is NULL", fn);
+    sl_status st = sl_check_host_ptr(fn, "kernel_ms", kernel_ms);
+    if (st != SL_OK) return st;
     *kernel_ms = 0.0;
     size_t bytes = 0;
-    sl_status st = sl_checked_bytes(n, sizeof *x, "sl_vendor_saxpy_device: n", &bytes);
-    if (st == SL_OK && n > 0 && (st = sl_check_device_buffer(fn, "x", x, sizeof *x)) == SL_OK)
-        st = sl_check_device_buffer(fn, "y", y, sizeof *y);
+    st = sl_checked_bytes(n, sizeof *x, "sl_vendor_saxpy_device: n", &bytes);
+    if (st == SL_OK && n > 0 && (st = sl_check_device_buffer(fn, "x", x, sizeof *x)) == SL_OK &&
+        (st = sl_check_device_buffer(fn, "y", y, sizeof *y)) == SL_OK)
+        st = sl_check_disjoint(fn, "y", y, bytes, "x", x, bytes); /* cuBLAS defines no aliasing */
     if (st != SL_OK) return st;
     saxpy_args args = {alpha, x, y};
     return sl_cublas_run_pieces("cublasSaxpy", n, saxpy_piece, &args, kernel_ms);

@@ -59,11 +59,13 @@ const char *sl_batch_mode_name(sl_batch_mode mode)
  * without them): SL_ERR_UNSUPPORTED with what is missing, else the usual. */
 static sl_status fail_maybe_unsupported(cudaError_t err, const char *call, const char *file, int line)
 {
-    if (err == cudaErrorNotSupported)
+    if (err == cudaErrorNotSupported) {
+        sl_drop_stale_error(); /* reported here: not the next launch's */
         return sl_fail(SL_ERR_UNSUPPORTED,
                        "%s: this backend (%s) does not support it, so the CUDA graph column cannot run here; "
                        "the CUDA build on a GPU runs it",
                        call, sl_backend_name());
+    }
     return sl_fail_cuda(err, call, file, line);
 }
 
@@ -78,8 +80,16 @@ static sl_status fail_maybe_unsupported(cudaError_t err, const char *call, const
 
 /* ---- the streaming operations -------------------------------------------------- */
 
+/* Where check_op's x, y and out are. */
+enum { OP_DEVICE, OP_CPU, OP_ROUND_TRIP };
+
+/* The operation, n, and x, y, out not NULL. OP_CPU: host arrays, out apart
+ * from x and y (not in place, as the kernels, whose arrays are
+ * __restrict__). OP_DEVICE: out apart from x and y (the caller checks that
+ * they are device buffers). OP_ROUND_TRIP: host arrays, copied in before out
+ * is written, so out may be x or y. */
 static sl_status check_op(const char *fn, sl_pays_op op, const float *x, const float *y, const float *out,
-                          size_t n, size_t *bytes)
+                          size_t n, size_t *bytes, int where)
 {
     if (!sl_pays_op_name(op)) return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: op = %d is not an sl_pays_op", fn, (int)op);
     char what[64];
@@ -88,13 +98,19 @@ static sl_status check_op(const char *fn, sl_pays_op op, const float *x, const f
     if (st != SL_OK || n == 0) return st;
     if (!x || !y || !out)
         return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn, !x ? "x" : !y ? "y" : "out");
-    return SL_OK;
+    if (where != OP_DEVICE &&
+        ((st = sl_check_host_ptr(fn, "x", x)) != SL_OK || (st = sl_check_host_ptr(fn, "y", y)) != SL_OK ||
+         (st = sl_check_host_ptr(fn, "out", out)) != SL_OK))
+        return st;
+    if (where == OP_ROUND_TRIP) return SL_OK;
+    if ((st = sl_check_disjoint(fn, "out", out, *bytes, "x", x, *bytes)) != SL_OK) return st;
+    return sl_check_disjoint(fn, "out", out, *bytes, "y", y, *bytes);
 }
 
 sl_status sl_pays_cpu(sl_pays_op op, float alpha, const float *x, const float *y, float *out, size_t n)
 {
     size_t bytes;
-    sl_status st = check_op("sl_pays_cpu", op, x, y, out, n, &bytes);
+    sl_status st = check_op("sl_pays_cpu", op, x, y, out, n, &bytes, OP_CPU);
     if (st != SL_OK) return st;
     if (op == SL_PAYS_SAXPY)
         for (size_t i = 0; i < n; i++) out[i] = fmaf(alpha, x[i], y[i]);
@@ -106,7 +122,7 @@ sl_status sl_pays_cpu(sl_pays_op op, float alpha, const float *x, const float *y
 sl_status sl_pays_cpu_omp(sl_pays_op op, float alpha, const float *x, const float *y, float *out, size_t n)
 {
     size_t bytes;
-    sl_status st = check_op("sl_pays_cpu_omp", op, x, y, out, n, &bytes);
+    sl_status st = check_op("sl_pays_cpu_omp", op, x, y, out, n, &bytes, OP_CPU);
     if (st != SL_OK) return st;
     long long count = (long long)n; /* bytes fit in size_t, so n <= LLONG_MAX / 4 */
     if (op == SL_PAYS_SAXPY) {
@@ -130,9 +146,10 @@ sl_status sl_pays_device(sl_pays_op op, float alpha, const float *x, const float
                          double *kernel_ms)
 {
     size_t bytes;
-    if (!kernel_ms) return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_pays_device: kernel_ms is NULL");
+    sl_status st = sl_check_host_ptr("sl_pays_device", "kernel_ms", kernel_ms);
+    if (st != SL_OK) return st;
     *kernel_ms = 0.0;
-    sl_status st = check_op("sl_pays_device", op, x, y, out, n, &bytes);
+    st = check_op("sl_pays_device", op, x, y, out, n, &bytes, OP_DEVICE);
     if (st != SL_OK || n == 0) return st;
     if ((st = sl_check_device_buffer("sl_pays_device", "x", x, sizeof *x)) != SL_OK ||
         (st = sl_check_device_buffer("sl_pays_device", "y", y, sizeof *y)) != SL_OK ||
@@ -151,16 +168,23 @@ cleanup:
 sl_status sl_pays_round_trip(sl_pays_op op, float alpha, const float *x, const float *y, float *out, size_t n,
                              float *dx, float *dy, float *dout, double *ms)
 {
+    static const char fn[] = "sl_pays_round_trip";
     size_t bytes;
-    if (!ms) return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_pays_round_trip: ms is NULL");
+    sl_status st = sl_check_host_ptr(fn, "ms", ms);
+    if (st != SL_OK) return st;
     *ms = 0.0;
-    sl_status st = check_op("sl_pays_round_trip", op, x, y, out, n, &bytes);
+    st = check_op(fn, op, x, y, out, n, &bytes, OP_ROUND_TRIP);
     if (st != SL_OK || n == 0) return st;
     if (!dx || !dy || !dout)
-        return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_pays_round_trip: %s is NULL", !dx ? "dx" : !dy ? "dy" : "dout");
-    if ((st = sl_check_device_buffer("sl_pays_round_trip", "dx", dx, sizeof *dx)) != SL_OK ||
-        (st = sl_check_device_buffer("sl_pays_round_trip", "dy", dy, sizeof *dy)) != SL_OK ||
-        (st = sl_check_device_buffer("sl_pays_round_trip", "dout", dout, sizeof *dout)) != SL_OK)
+        return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn, !dx ? "dx" : !dy ? "dy" : "dout");
+    /* three buffers: x and y are both copied in before the kernel runs,
+     * and the kernel does not work in place */
+    if ((st = sl_check_device_buffer(fn, "dx", dx, sizeof *dx)) != SL_OK ||
+        (st = sl_check_device_buffer(fn, "dy", dy, sizeof *dy)) != SL_OK ||
+        (st = sl_check_device_buffer(fn, "dout", dout, sizeof *dout)) != SL_OK ||
+        (st = sl_check_disjoint(fn, "dx", dx, bytes, "dy", dy, bytes)) != SL_OK ||
+        (st = sl_check_disjoint(fn, "dout", dout, bytes, "dx", dx, bytes)) != SL_OK ||
+        (st = sl_check_disjoint(fn, "dout", dout, bytes, "dy", dy, bytes)) != SL_OK)
         return st;
     sl_event_timer timer;
     if ((st = sl_event_timer_create(&timer)) != SL_OK) return st;
@@ -177,13 +201,18 @@ cleanup:
 
 sl_status sl_pays_copy_timed(void *device, void *host, size_t bytes, int to_device, double *ms)
 {
-    if (!ms) return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_pays_copy_timed: ms is NULL");
+    static const char fn[] = "sl_pays_copy_timed";
+    sl_status st = sl_check_host_ptr(fn, "ms", ms);
+    if (st != SL_OK) return st;
     *ms = 0.0;
     if (bytes == 0) return SL_OK;
     if (!device || !host)
-        return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_pays_copy_timed: %s is NULL", !device ? "device" : "host");
+        return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn, !device ? "device" : "host");
+    if ((st = sl_check_device_buffer(fn, "device", device, 1)) != SL_OK ||
+        (st = sl_check_host_ptr(fn, "host", host)) != SL_OK)
+        return st;
     sl_event_timer timer;
-    sl_status st = sl_event_timer_create(&timer);
+    st = sl_event_timer_create(&timer);
     if (st != SL_OK) return st;
     if ((st = sl_event_timer_start(&timer)) != SL_OK) goto cleanup;
     if (to_device) SL_CUDA_GOTO(cudaMemcpy(device, host, bytes, cudaMemcpyHostToDevice), st, cleanup);
@@ -229,7 +258,8 @@ static cudaError_t queue_empties(void *ctx, cudaStream_t stream)
 
 sl_status sl_launch_overhead(sl_launch_mode mode, int count, double *ms)
 {
-    if (!ms) return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_launch_overhead: ms is NULL");
+    sl_status st = sl_check_host_ptr("sl_launch_overhead", "ms", ms);
+    if (st != SL_OK) return st;
     *ms = 0.0;
     if (!sl_launch_mode_name(mode))
         return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_launch_overhead: mode = %d is not an sl_launch_mode", (int)mode);
@@ -238,7 +268,7 @@ sl_status sl_launch_overhead(sl_launch_mode mode, int count, double *ms)
                        PAYS_MAX_LAUNCHES);
     cudaStream_t stream = NULL;
     cudaGraphExec_t exec = NULL;
-    sl_status st = SL_OK;
+    sl_drop_stale_error(); /* each launch returns cudaGetLastError() */
     SL_CUDA_GOTO(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), st, cleanup);
     if (mode == SL_LAUNCH_GRAPH && (st = build_graph(stream, queue_empties, &count, &exec)) != SL_OK) goto cleanup;
     double t = sl_host_ms();
@@ -260,13 +290,25 @@ cleanup:
 
 /* ---- many small requests -------------------------------------------------------------- */
 
+/* in, out and the host list; each request inside [0, n). `on_host`: in and
+ * out are host arrays (else the caller checks them as device buffers). out
+ * apart from in: not in place, on the host as on the device. */
 static sl_status check_requests(const char *fn, const float *in, const float *out, size_t n, const sl_request *list,
-                                int count)
+                                int count, int on_host)
 {
     if (!in || !out || !list)
         return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn, !in ? "in" : !out ? "out" : "list");
     if (count < 1 || count > PAYS_MAX_LAUNCHES)
         return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: count = %d, must be 1..%d", fn, count, PAYS_MAX_LAUNCHES);
+    sl_status st = sl_check_host_ptr(fn, "list", list);
+    if (st == SL_OK && on_host && (st = sl_check_host_ptr(fn, "in", in)) == SL_OK)
+        st = sl_check_host_ptr(fn, "out", out);
+    size_t bytes = 0;
+    char what[64];
+    snprintf(what, sizeof what, "%s: n", fn);
+    if (st == SL_OK && (st = sl_checked_bytes(n, sizeof *in, what, &bytes)) == SL_OK)
+        st = sl_check_disjoint(fn, "out", out, bytes, "in", in, bytes);
+    if (st != SL_OK) return st;
     for (int r = 0; r < count; r++) {
         const sl_request *q = &list[r];
         if (q->count < 1 || q->count > PAYS_MAX_REQUEST || q->offset > n || n - q->offset < q->count)
@@ -279,7 +321,7 @@ static sl_status check_requests(const char *fn, const float *in, const float *ou
 
 sl_status sl_requests_cpu(const float *in, float *out, size_t n, const sl_request *list, int count)
 {
-    sl_status st = check_requests("sl_requests_cpu", in, out, n, list, count);
+    sl_status st = check_requests("sl_requests_cpu", in, out, n, list, count, 1);
     if (st != SL_OK) return st;
     for (int r = 0; r < count; r++)
         for (unsigned i = 0; i < list[r].count; i++)
@@ -307,21 +349,26 @@ sl_status sl_requests_device(sl_batch_mode mode, const float *in, float *out, si
                              int count, sl_request *d_list, double *ms)
 {
     static const char fn[] = "sl_requests_device";
-    if (!ms) return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: ms is NULL", fn);
+    sl_status st = sl_check_host_ptr(fn, "ms", ms);
+    if (st != SL_OK) return st;
     *ms = 0.0;
     if (!sl_batch_mode_name(mode))
         return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: mode = %d is not an sl_batch_mode", fn, (int)mode);
-    sl_status st = check_requests(fn, in, out, n, list, count);
+    st = check_requests(fn, in, out, n, list, count, 0);
     if (st != SL_OK) return st;
     if (mode == SL_BATCH_ONE_LAUNCH && !d_list)
         return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: d_list is NULL (one launch needs the list on the device)", fn);
     if ((st = sl_check_device_buffer(fn, "in", in, sizeof *in)) != SL_OK ||
         (st = sl_check_device_buffer(fn, "out", out, sizeof *out)) != SL_OK ||
-        (mode == SL_BATCH_ONE_LAUNCH && (st = sl_check_device_buffer(fn, "d_list", d_list, sizeof(size_t))) != SL_OK))
+        (mode == SL_BATCH_ONE_LAUNCH &&
+         ((st = sl_check_device_buffer(fn, "d_list", d_list, sizeof(size_t))) != SL_OK ||
+          (st = sl_check_disjoint(fn, "d_list", d_list, (size_t)count * sizeof *list, "out", out,
+                                  n * sizeof *out)) != SL_OK)))
         return st;
     request_run q = {in, out, list, count};
     cudaStream_t stream = NULL;
     cudaGraphExec_t exec = NULL;
+    sl_drop_stale_error(); /* each launch returns cudaGetLastError() */
     SL_CUDA_GOTO(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), st, cleanup);
     if (mode == SL_BATCH_GRAPH && (st = build_graph(stream, queue_requests, &q, &exec)) != SL_OK) goto cleanup;
     double t = sl_host_ms();
@@ -344,7 +391,11 @@ cleanup:
 
 /* ---- overlap ---------------------------------------------------------------------------- */
 
-static sl_status check_poly(const char *fn, const float *x, const float *y, size_t n, int terms, size_t *bytes)
+/* n, terms, and x, y host arrays. `in_place_ok`: y may be x itself
+ * (sl_overlap_run: each piece is copied in before its result comes back),
+ * but not shifted into it; else y apart from x. */
+static sl_status check_poly(const char *fn, const float *x, const float *y, size_t n, int terms, size_t *bytes,
+                            int in_place_ok)
 {
     char what[64];
     snprintf(what, sizeof what, "%s: n", fn);
@@ -352,8 +403,10 @@ static sl_status check_poly(const char *fn, const float *x, const float *y, size
     if (st != SL_OK) return st;
     if (terms < 0 || terms > PAYS_MAX_TERMS)
         return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: terms = %d, must be 0..%d", fn, terms, PAYS_MAX_TERMS);
-    if (n > 0 && (!x || !y)) return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn, !x ? "x" : "y");
-    return SL_OK;
+    if (n == 0) return SL_OK;
+    if ((st = sl_check_host_ptr(fn, "x", x)) != SL_OK || (st = sl_check_host_ptr(fn, "y", y)) != SL_OK) return st;
+    return in_place_ok ? sl_check_same_or_disjoint(fn, "y", y, "x", x, *bytes)
+                       : sl_check_disjoint(fn, "y", y, *bytes, "x", x, *bytes);
 }
 
 static float poly_at(float v, int terms)
@@ -366,7 +419,7 @@ static float poly_at(float v, int terms)
 sl_status sl_poly_cpu(const float *x, float *y, size_t n, int terms)
 {
     size_t bytes;
-    sl_status st = check_poly("sl_poly_cpu", x, y, n, terms, &bytes);
+    sl_status st = check_poly("sl_poly_cpu", x, y, n, terms, &bytes, 0);
     if (st != SL_OK) return st;
     for (size_t i = 0; i < n; i++) y[i] = poly_at(x[i], terms);
     return SL_OK;
@@ -375,7 +428,7 @@ sl_status sl_poly_cpu(const float *x, float *y, size_t n, int terms)
 sl_status sl_poly_cpu_omp(const float *x, float *y, size_t n, int terms)
 {
     size_t bytes;
-    sl_status st = check_poly("sl_poly_cpu_omp", x, y, n, terms, &bytes);
+    sl_status st = check_poly("sl_poly_cpu_omp", x, y, n, terms, &bytes, 0);
     if (st != SL_OK) return st;
     long long count = (long long)n;
 #pragma omp parallel for schedule(static) if (count >= PAYS_OMP_MIN / 16)
@@ -388,9 +441,10 @@ sl_status sl_overlap_run(const float *x, float *y, size_t n, int terms, int chun
 {
     static const char fn[] = "sl_overlap_run";
     size_t bytes;
-    if (!ms) return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: ms is NULL", fn);
+    sl_status st = sl_check_host_ptr(fn, "ms", ms);
+    if (st != SL_OK) return st;
     *ms = 0.0;
-    sl_status st = check_poly(fn, x, y, n, terms, &bytes);
+    st = check_poly(fn, x, y, n, terms, &bytes, 1);
     if (st != SL_OK) return st;
     if (chunks < 1 || chunks > PAYS_MAX_CHUNKS)
         return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: chunks = %d, must be 1..%d", fn, chunks, PAYS_MAX_CHUNKS);
@@ -399,8 +453,10 @@ sl_status sl_overlap_run(const float *x, float *y, size_t n, int terms, int chun
     if (n > 0 && (!d_x || !d_y)) return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn, !d_x ? "d_x" : "d_y");
     if (n == 0) return SL_OK;
     if ((st = sl_check_device_buffer(fn, "d_x", d_x, sizeof *d_x)) != SL_OK ||
-        (st = sl_check_device_buffer(fn, "d_y", d_y, sizeof *d_y)) != SL_OK)
+        (st = sl_check_device_buffer(fn, "d_y", d_y, sizeof *d_y)) != SL_OK ||
+        (st = sl_check_disjoint(fn, "d_y", d_y, bytes, "d_x", d_x, bytes)) != SL_OK)
         return st;
+    sl_drop_stale_error(); /* each launch returns cudaGetLastError() */
     cudaStream_t s[PAYS_MAX_STREAMS] = {NULL};
     int made = 0;
     for (; made < streams; made++) SL_CUDA_GOTO(cudaStreamCreateWithFlags(&s[made], cudaStreamNonBlocking), st, cleanup);

@@ -76,7 +76,10 @@ static sl_status check_args(const char *fn, const uint32_t *x, const uint32_t *o
     memset(c, 0, sizeof *c);
     c->fn = fn;
     c->n = n;
-    sl_status st = sl_check_version(opts ? opts->version : 0, SL_DIVERGENCE_VERSIONS, DIV_BEST, fn, &c->plan.version);
+    sl_status st = sl_check_host_opt(fn, "opts", opts);
+    if (st == SL_OK) st = sl_check_host_opt(fn, "params", params);
+    if (st != SL_OK) return st;
+    st = sl_check_version(opts ? opts->version : 0, SL_DIVERGENCE_VERSIONS, DIV_BEST, fn, &c->plan.version);
     if (st != SL_OK) return st;
     int v = c->plan.version;
     if (!out) return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: out is NULL", fn);
@@ -95,6 +98,26 @@ static sl_status check_args(const char *fn, const uint32_t *x, const uint32_t *o
                        "of 32 (0 = default %d)", c->plan.block, fn, DIV_DEFAULT_BLOCK);
     c->threads = sl_divergence_threads(v, n, c->plan.k);
     return SL_OK;
+}
+
+/* x and out as the host side or the device side of a call: host arrays or
+ * device buffers (x only where the version reads it), and apart (the
+ * kernels take them __restrict__, and the CPU reference does the same). */
+static sl_status check_arrays(const div_call *c, const uint32_t *x, const uint32_t *out, int on_device)
+{
+    if (c->n == 0) return SL_OK;
+    int with_x = reads_x(c->plan.version);
+    size_t bytes = c->n * sizeof *out;
+    sl_status st = SL_OK;
+    if (on_device) {
+        if (with_x) st = sl_check_device_buffer(c->fn, "x", x, sizeof *x);
+        if (st == SL_OK) st = sl_check_device_buffer(c->fn, "out", out, sizeof *out);
+    } else {
+        if (with_x) st = sl_check_host_ptr(c->fn, "x", x);
+        if (st == SL_OK) st = sl_check_host_ptr(c->fn, "out", out);
+    }
+    if (st == SL_OK && with_x) st = sl_check_disjoint(c->fn, "out", out, bytes, "x", x, bytes);
+    return st;
 }
 
 /* ---- orders: which item each thread takes ------------------------------------- */
@@ -194,8 +217,13 @@ sl_status sl_divergence(const uint32_t *x, uint32_t *out, size_t n, const sl_div
 {
     sl_report local;
     sl_report *r = report ? report : &local;
+    static const char fn[] = "sl_divergence";
     div_call c;
-    sl_status st = check_args("sl_divergence", x, out, n, params, opts, &c);
+    sl_status st = check_args(fn, x, out, n, params, opts, &c);
+    if (st == SL_OK) st = sl_check_host_opt(fn, "report", report);
+    /* host arrays; out may be x: x is copied in before out comes back */
+    if (st == SL_OK && n > 0 && reads_x(c.plan.version)) st = sl_check_host_ptr(fn, "x", x);
+    if (st == SL_OK && n > 0) st = sl_check_host_ptr(fn, "out", out);
     if (st != SL_OK) return st;
     sl_report_begin(r, c.plan.version, c.plan.block);
     if (n == 0) return SL_OK;
@@ -239,12 +267,10 @@ sl_status sl_divergence_device(const uint32_t *x, uint32_t *out, size_t n, const
     div_call c;
     sl_status st = check_args(fn, x, out, n, params, opts, &c);
     if (st != SL_OK) return st;
-    if (!kernel_ms) return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: kernel_ms is NULL", fn);
+    if ((st = sl_check_host_ptr(fn, "kernel_ms", kernel_ms)) != SL_OK) return st;
     *kernel_ms = 0.0;
     if (n == 0) return SL_OK;
-    if ((reads_x(c.plan.version) && (st = sl_check_device_buffer(fn, "x", x, sizeof *x)) != SL_OK) ||
-        (st = sl_check_device_buffer(fn, "out", out, sizeof *out)) != SL_OK ||
-        (st = sl_check_block_on_device(c.plan.block)) != SL_OK)
+    if ((st = check_arrays(&c, x, out, 1)) != SL_OK || (st = sl_check_block_on_device(c.plan.block)) != SL_OK)
         return st;
     uint32_t *d_order = NULL;
     if ((st = make_order(&c, NULL, x, out, &d_order)) == SL_OK) {
@@ -268,6 +294,7 @@ sl_status sl_divergence_cpu(const uint32_t *x, uint32_t *out, size_t n, const sl
     div_call c;
     sl_opts opts = {version, 0};
     sl_status st = check_args("sl_divergence_cpu", x, out, n, params, &opts, &c);
+    if (st == SL_OK) st = check_arrays(&c, x, out, 0);
     if (st != SL_OK) return st;
     for (size_t i = 0; i < n; i++) {
         switch (c.plan.version) {
@@ -317,17 +344,18 @@ static sl_status check_model_args(const char *fn, const uint32_t *x, size_t n, c
     sl_status st = check_args(fn, x, &any, n, params, opts, c);
     if (st != SL_OK) return st;
     if (n == 0) return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: n is 0: nothing launches, nothing to show", fn);
-    return SL_OK;
+    return reads_x(c->plan.version) ? sl_check_host_ptr(fn, "x", x) : SL_OK;
 }
 
 sl_status sl_divergence_modelled(const uint32_t *x, size_t n, const sl_divergence_params *params,
                                  const sl_opts *opts, sl_modelled *out)
 {
     static const char fn[] = "sl_divergence_modelled";
-    SL_NULL_CHECK(out, fn);
+    sl_status st = sl_check_host_ptr(fn, "out", out);
+    if (st != SL_OK) return st;
     memset(out, 0, sizeof *out);
     div_call c;
-    sl_status st = check_model_args(fn, x, n, params, opts, &c);
+    st = check_model_args(fn, x, n, params, opts, &c);
     if (st != SL_OK || (st = sl_modelled_available()) != SL_OK) return st;
     div_buffers b;
     if ((st = buffers_make(&c, x, &b)) == SL_OK) {
@@ -361,9 +389,10 @@ sl_status sl_divergence_warps(const uint32_t *x, size_t n, const sl_divergence_p
                               const sl_opts *opts, size_t first, size_t count, sl_divergence_warp *warp)
 {
     static const char fn[] = "sl_divergence_warps";
-    SL_NULL_CHECK(warp, fn);
+    sl_status st = sl_check_host_ptr(fn, "warp", warp);
+    if (st != SL_OK) return st;
     div_call c;
-    sl_status st = check_model_args(fn, x, n, params, opts, &c);
+    st = check_model_args(fn, x, n, params, opts, &c);
     if (st != SL_OK) return st;
     size_t warps = (c.threads + 31) / 32;
     if (count == 0 || first >= warps || count > warps - first)

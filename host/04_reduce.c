@@ -44,6 +44,7 @@ static sl_status check_args(reduce_call *c, size_t elem, const sl_opts *opts)
     if (!c->x) return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: x is NULL", c->fn);
     snprintf(what, sizeof what, "%s: n", c->fn);
     sl_status st = sl_checked_bytes(c->n, elem, what, &c->bytes);
+    if (st == SL_OK) st = sl_check_host_opt(c->fn, "opts", opts);
     if (st != SL_OK) return st;
     st = sl_check_version(opts ? opts->version : 0, SL_REDUCE_VERSIONS, REDUCE_BEST, c->fn, &c->version);
     if (st != SL_OK) return st;
@@ -124,6 +125,8 @@ static sl_status reduce_host(reduce_call *c, size_t elem, void *result, const sl
     sl_report local;
     sl_report *r = report ? report : &local;
     sl_status st = check_args(c, elem, opts);
+    if (st == SL_OK) st = sl_check_host_opt(c->fn, "report", report);
+    if (st == SL_OK && c->n > 0) st = sl_check_host_ptr(c->fn, "x", c->x);
     if (st != SL_OK) return st;
     sl_report_begin(r, c->version, c->block);
     if (c->n == 0) {
@@ -165,8 +168,8 @@ cleanup:
 static sl_status reduce_device(reduce_call *c, size_t elem, void *result, const sl_opts *opts, double *kernel_ms)
 {
     sl_status st = check_args(c, elem, opts);
+    if (st == SL_OK) st = sl_check_host_ptr(c->fn, "kernel_ms", kernel_ms);
     if (st != SL_OK) return st;
-    if (!kernel_ms) return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: kernel_ms is NULL", c->fn);
     *kernel_ms = 0.0;
     if (c->n > 0 && (st = sl_check_device_buffer(c->fn, "x", c->x, elem)) != SL_OK) return st;
     if (c->n == 0) {
@@ -208,7 +211,9 @@ static reduce_where on_device(double *kernel_ms)
 static sl_status reduce_entry(const char *fn, sl_reduce_op op, const void *x, size_t n, void *result,
                               const char *result_name, const sl_opts *opts, reduce_where where)
 {
-    if (!result) return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: %s is NULL", fn, result_name);
+    /* the result is written on the host, whichever side x is on */
+    sl_status st = sl_check_host_ptr(fn, result_name, result);
+    if (st != SL_OK) return st;
     reduce_call c = {fn, op, x, n, 0, 0, 0, {0}};
     size_t elem = op == SL_REDUCE_SUM_I32 ? sizeof(int) : sizeof(float);
     return where.on_device ? reduce_device(&c, elem, result, opts, where.kernel_ms)
@@ -218,8 +223,9 @@ static sl_status reduce_entry(const char *fn, sl_reduce_op op, const void *x, si
 sl_status sl_reduce_argmax_check(const float *x, size_t n, const size_t *index, const float *value, const char *fn)
 {
     SL_NULL_CHECK(x, fn);
-    SL_NULL_CHECK(index, fn);
-    SL_NULL_CHECK(value, fn);
+    sl_status st = sl_check_host_ptr(fn, "index", index); /* both written on the host */
+    if (st == SL_OK) st = sl_check_host_ptr(fn, "value", value);
+    if (st != SL_OK) return st;
     if (n == 0)
         return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: n is 0: an empty array has no argmax (no index to return)",
                        fn);
@@ -315,11 +321,12 @@ static sl_status run_modelled_sum(void *ctx)
 sl_status sl_reduce_modelled(int version, size_t n, int block, sl_modelled *out)
 {
     static const char fn[] = "sl_reduce_modelled";
-    if (!out) return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: out is NULL", fn);
+    sl_status st = sl_check_host_ptr(fn, "out", out);
+    if (st != SL_OK) return st;
     memset(out, 0, sizeof *out);
     reduce_call c = {fn, SL_REDUCE_SUM_F32, out /* any non-NULL x: checked below */, n, 0, 0, 0, {0}};
     sl_opts opts = {version, block};
-    sl_status st = check_args(&c, sizeof(float), &opts);
+    st = check_args(&c, sizeof(float), &opts);
     if (st != SL_OK) return st;
     if (n == 0) return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: n is 0: nothing launches, nothing to model", fn);
     if ((st = sl_modelled_available()) != SL_OK) return st;

@@ -62,23 +62,25 @@ static sl_status cub_run(cub_kind kind, const char *what, const float *x, size_t
 }
 #endif
 
-static sl_status vendor_checks(const char *fn, const float *x, size_t n, const void *out, double *kernel_ms)
+static sl_status vendor_checks(const char *fn, const float *x, size_t n, const void *out, const char *out_name,
+                               double *kernel_ms)
 {
     SL_NULL_CHECK(x, fn);
-    SL_NULL_CHECK(out, fn);
-    SL_NULL_CHECK(kernel_ms, fn);
+    sl_status st = sl_check_host_ptr(fn, out_name, out); /* written on the host */
+    if (st == SL_OK) st = sl_check_host_ptr(fn, "kernel_ms", kernel_ms);
+    if (st != SL_OK) return st;
     *kernel_ms = 0.0;
     char what[96];
     size_t bytes = 0;
     snprintf(what, sizeof what, "%s: n", fn);
-    sl_status st = sl_checked_bytes(n, sizeof *x, what, &bytes);
+    st = sl_checked_bytes(n, sizeof *x, what, &bytes);
     if (st == SL_OK && n > 0) st = sl_check_device_buffer(fn, "x", x, sizeof *x);
     return st;
 }
 
 sl_status sl_vendor_reduce_sum_f32_device(const float *x, size_t n, float *sum, double *kernel_ms)
 {
-    sl_status st = vendor_checks("sl_vendor_reduce_sum_f32_device", x, n, sum, kernel_ms);
+    sl_status st = vendor_checks("sl_vendor_reduce_sum_f32_device", x, n, sum, "sum", kernel_ms);
     if (st != SL_OK) return st;
     *sum = 0.0f;
     return n == 0 ? SL_OK : cub_run(CUB_SUM, "cub::DeviceReduce::Sum", x, n, sum, NULL, kernel_ms);
@@ -86,7 +88,7 @@ sl_status sl_vendor_reduce_sum_f32_device(const float *x, size_t n, float *sum, 
 
 sl_status sl_vendor_reduce_max_f32_device(const float *x, size_t n, float *max, double *kernel_ms)
 {
-    sl_status st = vendor_checks("sl_vendor_reduce_max_f32_device", x, n, max, kernel_ms);
+    sl_status st = vendor_checks("sl_vendor_reduce_max_f32_device", x, n, max, "max", kernel_ms);
     if (st != SL_OK) return st;
     *max = -INFINITY;
     return n == 0 ? SL_OK : cub_run(CUB_MAX, "cub::DeviceReduce::Max", x, n, max, NULL, kernel_ms);
@@ -94,7 +96,7 @@ sl_status sl_vendor_reduce_max_f32_device(const float *x, size_t n, float *max, 
 
 sl_status sl_vendor_reduce_argmax_f32_device(const float *x, size_t n, size_t *index, float *value, double *kernel_ms)
 {
-    sl_status st = vendor_checks("sl_vendor_reduce_argmax_f32_device", x, n, value, kernel_ms);
+    sl_status st = vendor_checks("sl_vendor_reduce_argmax_f32_device", x, n, value, "value", kernel_ms);
     if (st == SL_OK) st = sl_reduce_argmax_check(x, n, index, value, "sl_vendor_reduce_argmax_f32_device");
     if (st != SL_OK) return st;
     long long idx = 0;
@@ -123,7 +125,7 @@ static cublasStatus_t sasum_piece(cublasHandle_t handle, size_t offset, int coun
 
 sl_status sl_vendor_sasum_device(const float *x, size_t n, float *sum, double *kernel_ms)
 {
-    sl_status st = vendor_checks("sl_vendor_sasum_device", x, n, sum, kernel_ms);
+    sl_status st = vendor_checks("sl_vendor_sasum_device", x, n, sum, "sum", kernel_ms);
     if (st != SL_OK) return st;
     sasum_args args = {x, 0.0f};
     st = sl_cublas_run_pieces("cublasSasum", n, sasum_piece, &args, kernel_ms);
@@ -146,10 +148,7 @@ sl_status sl_vendor_sasum_device(const float *x, size_t n, float *sum, double *k
  * a message (see simtlab/04_reduce.h). */
 static int cpu_args_ok(const char *fn, const float *x, size_t n, int omp)
 {
-    if (n > 0 && !x) {
-        sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: x is NULL", fn);
-        return 0;
-    }
+    if (n > 0 && sl_check_host_ptr(fn, "x", x) != SL_OK) return 0;
     char what[64];
     snprintf(what, sizeof what, "%s: n", fn);
     return !omp || sl_check_omp_count(n, what) == SL_OK;

@@ -56,6 +56,30 @@ sl_status sl_gemm_check(sl_gemm_call *g)
     return sl_matrix_span_bytes(g->m, g->n, g->ldc, what, &g->c_bytes);
 }
 
+sl_status sl_gemm_check_host(const sl_gemm_call *g)
+{
+    sl_status st = SL_OK;
+    if (g->a_bytes) st = sl_check_host_ptr(g->fn, "a", g->a);
+    if (st == SL_OK && g->b_bytes) st = sl_check_host_ptr(g->fn, "b", g->b);
+    if (st == SL_OK && g->c_bytes) st = sl_check_host_ptr(g->fn, "c", g->c);
+    return st;
+}
+
+sl_status sl_gemm_check_device(const sl_gemm_call *g)
+{
+    sl_status st = SL_OK;
+    if (g->a_bytes) st = sl_check_device_buffer(g->fn, "a", g->a, sizeof(float));
+    if (st == SL_OK && g->b_bytes) st = sl_check_device_buffer(g->fn, "b", g->b, sizeof(float));
+    if (st == SL_OK && g->c_bytes) st = sl_check_device_buffer(g->fn, "c", g->c, sizeof(float));
+    return st;
+}
+
+sl_status sl_gemm_check_apart(const sl_gemm_call *g)
+{
+    sl_status st = sl_check_disjoint(g->fn, "c", g->c, g->c_bytes, "a", g->a, g->a_bytes);
+    return st == SL_OK ? sl_check_disjoint(g->fn, "c", g->c, g->c_bytes, "b", g->b, g->b_bytes) : st;
+}
+
 sl_status sl_count_launch(sl_status (*launch)(void *ctx), void *ctx, sl_counter_ratios *out, sl_modelled *raw)
 {
     sl_modelled c;

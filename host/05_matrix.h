@@ -58,4 +58,15 @@ typedef struct sl_gemm_call {
  * message names the argument. */
 sl_status sl_gemm_check(sl_gemm_call *g);
 
+/* After sl_gemm_check, where the matrices are: host arrays
+ * (sl_gemm_check_host) or device buffers aligned to a float
+ * (sl_gemm_check_device); a span of 0 bytes is not looked at. */
+sl_status sl_gemm_check_host(const sl_gemm_call *g);
+sl_status sl_gemm_check_device(const sl_gemm_call *g);
+
+/* C must not overlap A or B: the products read A and B while they write C
+ * (the kernels take them __restrict__), so C = A * B in place would read
+ * values already overwritten. SL_ERR_INVALID_ARGUMENT naming both. */
+sl_status sl_gemm_check_apart(const sl_gemm_call *g);
+
 #endif

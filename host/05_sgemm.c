@@ -52,6 +52,7 @@ typedef struct sgemm_call {
 static sl_status check_args(sgemm_call *c, const sl_opts *opts)
 {
     sl_status st = sl_gemm_check(&c->g);
+    if (st == SL_OK) st = sl_check_host_opt(c->g.fn, "opts", opts);
     if (st != SL_OK) return st;
     if ((st = sl_check_version(opts ? opts->version : 0, SL_SGEMM_VERSIONS, SGEMM_BEST, c->g.fn, &c->version)) !=
         SL_OK)
@@ -112,6 +113,9 @@ sl_status sl_sgemm(size_t m, size_t n, size_t k, float alpha, const float *a, si
     sl_report *r = report ? report : &local;
     sgemm_call call = {{"sl_sgemm", m, n, k, a, lda, b, ldb, c, ldc, 0, 0, 0}, alpha, beta, 0, 0, 0};
     sl_status st = check_args(&call, opts);
+    if (st == SL_OK) st = sl_check_host_opt(call.g.fn, "report", report);
+    /* host arrays; c may overlap a or b: they are copied in before c comes back */
+    if (st == SL_OK && m > 0 && n > 0) st = sl_gemm_check_host(&call.g);
     if (st != SL_OK) return st;
     sl_report_begin(r, call.version, call.block);
     if (m == 0 || n == 0) return SL_OK;
@@ -152,14 +156,11 @@ cleanup:
 }
 
 /* A device entry point's buffers: device memory, float-aligned (not for an
- * empty span, which the kernel never touches). */
+ * empty span, which the kernel never touches), c apart from a and b. */
 static sl_status check_device_buffers(const sl_gemm_call *g)
 {
-    sl_status st = SL_OK;
-    if (g->a_bytes) st = sl_check_device_buffer(g->fn, "a", g->a, sizeof(float));
-    if (st == SL_OK && g->b_bytes) st = sl_check_device_buffer(g->fn, "b", g->b, sizeof(float));
-    if (st == SL_OK && g->c_bytes) st = sl_check_device_buffer(g->fn, "c", g->c, sizeof(float));
-    return st;
+    sl_status st = sl_gemm_check_device(g);
+    return st == SL_OK ? sl_gemm_check_apart(g) : st;
 }
 
 sl_status sl_sgemm_device(size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b,
@@ -167,8 +168,8 @@ sl_status sl_sgemm_device(size_t m, size_t n, size_t k, float alpha, const float
 {
     sgemm_call call = {{"sl_sgemm_device", m, n, k, a, lda, b, ldb, c, ldc, 0, 0, 0}, alpha, beta, 0, 0, 0};
     sl_status st = check_args(&call, opts);
+    if (st == SL_OK) st = sl_check_host_ptr(call.g.fn, "kernel_ms", kernel_ms);
     if (st != SL_OK) return st;
-    if (!kernel_ms) return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: kernel_ms is NULL", call.g.fn);
     *kernel_ms = 0.0;
     if (m == 0 || n == 0) return SL_OK;
     if ((st = check_device_buffers(&call.g)) != SL_OK) return st;
@@ -193,7 +194,9 @@ static sl_status tune_once(void *ctx, double *ms)
 sl_status sl_sgemm_v7_autotune(size_t m, size_t n, size_t k, int *best, double *ms_each)
 {
     static const char fn[] = "sl_sgemm_v7_autotune";
-    if (!best) return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: best is NULL", fn);
+    sl_status st = sl_check_host_ptr(fn, "best", best);
+    if (st == SL_OK) st = sl_check_host_opt(fn, "ms_each", ms_each);
+    if (st != SL_OK) return st;
     if (sl_backend_is_emulator())
         return sl_fail(SL_ERR_UNSUPPORTED, "%s: the emulator's times are CPU times and say nothing about which "
                        "tile shape suits a GPU; run the CUDA build on a GPU to tune v7", fn);
@@ -202,7 +205,7 @@ sl_status sl_sgemm_v7_autotune(size_t m, size_t n, size_t k, int *best, double *
                        fn, m, n, k);
     float *d_a = NULL, *d_b = NULL, *d_c = NULL;
     tune_run t = {{{fn, m, n, k, NULL, k, NULL, n, NULL, n, 0, 0, 0}, 1.0f, 0.0f, 7, 0, 0}, {0}};
-    sl_status st = sl_matrix_span_bytes(m, k, k, "sl_sgemm_v7_autotune: m x k", &t.call.g.a_bytes);
+    st = sl_matrix_span_bytes(m, k, k, "sl_sgemm_v7_autotune: m x k", &t.call.g.a_bytes);
     if (st == SL_OK) st = sl_matrix_span_bytes(k, n, n, "sl_sgemm_v7_autotune: k x n", &t.call.g.b_bytes);
     if (st == SL_OK) st = sl_matrix_span_bytes(m, n, n, "sl_sgemm_v7_autotune: m x n", &t.call.g.c_bytes);
     if (st != SL_OK) return st;
@@ -248,14 +251,15 @@ static sl_status model_launch(void *ctx)
 
 sl_status sl_sgemm_modelled(int version, size_t m, size_t n, size_t k, sl_sgemm_model *model)
 {
-    if (!model) return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_sgemm_modelled: model is NULL");
+    sl_status st = sl_check_host_ptr("sl_sgemm_modelled", "model", model);
+    if (st != SL_OK) return st;
     memset(model, 0, sizeof *model);
     float *d_a = NULL, *d_b = NULL, *d_c = NULL;
     const float *any = (const float *)model; /* check_args wants non-NULL pointers */
     sgemm_call call = {{"sl_sgemm_modelled", m, n, k, any, k, any, n, (float *)model, n, 0, 0, 0}, 1.0f, 0.0f, 0, 0,
                        0};
     sl_opts opts = {version, 0};
-    sl_status st = check_args(&call, &opts);
+    st = check_args(&call, &opts);
     if (st != SL_OK) return st;
     model->tile_flops_per_byte = sl_sgemm_tile_flops_per_byte(call.version, call.shape);
     if (m == 0 || n == 0 || k == 0) return SL_OK;
@@ -291,8 +295,8 @@ sl_status sl_vendor_sgemm_device(size_t m, size_t n, size_t k, float alpha, cons
 {
     sl_gemm_call g = {"sl_vendor_sgemm_device", m, n, k, a, lda, b, ldb, c, ldc, 0, 0, 0};
     sl_status st = sl_gemm_check(&g);
+    if (st == SL_OK) st = sl_check_host_ptr(g.fn, "kernel_ms", kernel_ms);
     if (st != SL_OK) return st;
-    if (!kernel_ms) return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: kernel_ms is NULL", g.fn);
     *kernel_ms = 0.0;
     if (lda > INT_MAX || ldb > INT_MAX || ldc > INT_MAX)
         return sl_fail(SL_ERR_UNSUPPORTED, "%s: cuBLAS takes leading dimensions up to 2^31 - 1 (lda %zu, ldb %zu, "
@@ -302,7 +306,7 @@ sl_status sl_vendor_sgemm_device(size_t m, size_t n, size_t k, float alpha, cons
     /* cuBLAS wants its leading dimensions >= 1 even where nothing is read */
     int ld_a = lda ? (int)lda : 1, ld_b = (int)ldb, ld_c = (int)ldc;
     cublasHandle_t handle = NULL;
-    cublasStatus_t cs = cublasCreate(&handle);
+    cublasStatus_t cs = sl_cublas_create(&handle);
     if (cs != CUBLAS_STATUS_SUCCESS) return sl_fail_cublas(cs, "cublasCreate");
     sl_event_timer timer = {NULL, NULL};
     if ((st = sl_event_timer_create(&timer)) == SL_OK && (st = sl_event_timer_start(&timer)) == SL_OK) {

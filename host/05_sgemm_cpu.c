@@ -18,12 +18,16 @@
 
 #include "05_matrix.h"
 
-static sl_status check_cpu(sl_gemm_call *g)
+/* The shared rules, then host arrays, c apart from a and b (not in place:
+ * the loops read a and b while they write c), and for the OpenMP loop m in
+ * a long long. */
+static sl_status check_cpu(sl_gemm_call *g, int omp)
 {
     sl_status st = sl_gemm_check(g);
     char what[64];
     snprintf(what, sizeof what, "%s: m", g->fn);
-    if (st == SL_OK) st = sl_check_omp_count(g->m, what);
+    if (st == SL_OK && omp) st = sl_check_omp_count(g->m, what);
+    if (st == SL_OK && g->m > 0 && g->n > 0 && (st = sl_gemm_check_host(g)) == SL_OK) st = sl_gemm_check_apart(g);
     return st;
 }
 
@@ -42,7 +46,7 @@ sl_status sl_sgemm_cpu_naive(size_t m, size_t n, size_t k, float alpha, const fl
                              size_t ldb, float beta, float *c, size_t ldc)
 {
     sl_gemm_call g = {"sl_sgemm_cpu_naive", m, n, k, a, lda, b, ldb, c, ldc, 0, 0, 0};
-    sl_status st = sl_gemm_check(&g);
+    sl_status st = check_cpu(&g, 0);
     if (st != SL_OK) return st;
     for (size_t i = 0; i < m; i++)
         for (size_t j = 0; j < n; j++) {
@@ -156,7 +160,7 @@ sl_status sl_sgemm_cpu_blocked(size_t m, size_t n, size_t k, float alpha, const 
                                const float *b, size_t ldb, float beta, float *c, size_t ldc)
 {
     sl_gemm_call g = {"sl_sgemm_cpu_blocked", m, n, k, a, lda, b, ldb, c, ldc, 0, 0, 0};
-    sl_status st = check_cpu(&g);
+    sl_status st = check_cpu(&g, 1);
     if (st != SL_OK || m == 0 || n == 0) return st;
     float *packed = malloc((size_t)KC * ((NC + NR - 1) / NR * NR) * sizeof *packed);
     if (!packed) return sl_fail(SL_ERR_HOST_MEMORY, "%s: no host memory for a %d x %d panel of B", g.fn, KC, NC);
@@ -197,7 +201,7 @@ sl_status sl_sgemm_cpu_openblas(size_t m, size_t n, size_t k, float alpha, const
                                 const float *b, size_t ldb, float beta, float *c, size_t ldc)
 {
     sl_gemm_call g = {"sl_sgemm_cpu_openblas", m, n, k, a, lda, b, ldb, c, ldc, 0, 0, 0};
-    sl_status st = sl_gemm_check(&g);
+    sl_status st = check_cpu(&g, 0);
     if (st != SL_OK || m == 0 || n == 0) return st;
     if (lda > INT_MAX || ldb > INT_MAX || ldc > INT_MAX)
         return sl_fail(SL_ERR_UNSUPPORTED, "%s: OpenBLAS takes leading dimensions up to 2^31 - 1", g.fn);

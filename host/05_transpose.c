@@ -31,7 +31,9 @@ static sl_status check_args(transpose_call *c, const float *in, const float *out
 {
     if (!in) return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: in is NULL", c->fn);
     if (!out) return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: out is NULL", c->fn);
-    sl_status st = sl_check_version(opts ? opts->version : 0, SL_TRANSPOSE_VERSIONS, TRANSPOSE_BEST, c->fn,
+    sl_status st = sl_check_host_opt(c->fn, "opts", opts);
+    if (st != SL_OK) return st;
+    st = sl_check_version(opts ? opts->version : 0, SL_TRANSPOSE_VERSIONS, TRANSPOSE_BEST, c->fn,
                                     &c->version);
     if (st != SL_OK) return st;
     int own = sl_transpose_block_threads(c->version);
@@ -92,6 +94,10 @@ sl_status sl_transpose(const float *in, size_t rows, size_t cols, size_t ld_in, 
     sl_report *r = report ? report : &local;
     transpose_call c = {"sl_transpose", rows, cols, ld_in, ld_out, 0, 0, 0, 0};
     sl_status st = check_args(&c, in, out, opts);
+    if (st == SL_OK) st = sl_check_host_opt(c.fn, "report", report);
+    /* host arrays; out may overlap in: in is copied in before out comes back */
+    if (st == SL_OK && c.in_bytes && (st = sl_check_host_ptr(c.fn, "in", in)) == SL_OK)
+        st = sl_check_host_ptr(c.fn, "out", out);
     if (st != SL_OK) return st;
     sl_report_begin(r, c.version, c.block);
     if (rows == 0 || cols == 0) return SL_OK;
@@ -129,12 +135,15 @@ sl_status sl_transpose_device(const float *in, size_t rows, size_t cols, size_t 
 {
     transpose_call c = {"sl_transpose_device", rows, cols, ld_in, ld_out, 0, 0, 0, 0};
     sl_status st = check_args(&c, in, out, opts);
+    if (st == SL_OK) st = sl_check_host_ptr(c.fn, "kernel_ms", kernel_ms);
     if (st != SL_OK) return st;
-    if (!kernel_ms) return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: kernel_ms is NULL", c.fn);
     *kernel_ms = 0.0;
     if (rows == 0 || cols == 0) return SL_OK;
     if ((st = sl_check_device_buffer(c.fn, "in", in, sizeof *in)) != SL_OK) return st;
     if ((st = sl_check_device_buffer(c.fn, "out", out, sizeof *out)) != SL_OK) return st;
+    /* not in place: a tile's writes would land on elements other tiles
+     * have yet to read (the kernels take in and out __restrict__) */
+    if ((st = sl_check_disjoint(c.fn, "out", out, c.out_bytes, "in", in, c.in_bytes)) != SL_OK) return st;
     if ((st = sl_check_block_on_device(c.block)) != SL_OK) return st;
     return launch_timed(&c, in, out, kernel_ms);
 }
@@ -156,12 +165,13 @@ static sl_status model_launch(void *ctx)
 
 sl_status sl_transpose_modelled(int version, size_t rows, size_t cols, sl_transpose_model *model)
 {
-    if (!model) return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_transpose_modelled: model is NULL");
+    sl_status st = sl_check_host_ptr("sl_transpose_modelled", "model", model);
+    if (st != SL_OK) return st;
     memset(model, 0, sizeof *model);
     transpose_call c = {"sl_transpose_modelled", rows, cols, cols, rows, 0, 0, 0, 0};
     sl_opts opts = {version, 0};
     float *d_in = NULL, *d_out = NULL;
-    sl_status st = check_args(&c, (const float *)model, (float *)model, &opts); /* any non-NULL pointer */
+    st = check_args(&c, (const float *)model, (float *)model, &opts); /* any non-NULL pointer */
     if (st != SL_OK || rows == 0 || cols == 0) return st;
     if ((st = sl_modelled_available()) != SL_OK) return st;
     if ((st = sl_alloc_device(&d_in, c.in_bytes)) != SL_OK) goto cleanup;
@@ -195,10 +205,13 @@ sl_status sl_transpose_cpu(const float *in, size_t rows, size_t cols, size_t ld_
     if (ld_in < cols) return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: ld_in = %zu is below cols = %zu", fn, ld_in, cols);
     if (ld_out < rows)
         return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: ld_out = %zu is below rows = %zu", fn, ld_out, rows);
-    size_t bytes = 0;
-    sl_status st = sl_matrix_span_bytes(rows, cols, ld_in, "sl_transpose_cpu: in", &bytes);
-    if (st == SL_OK) st = sl_matrix_span_bytes(cols, rows, ld_out, "sl_transpose_cpu: out", &bytes);
+    size_t in_bytes = 0, out_bytes = 0;
+    sl_status st = sl_matrix_span_bytes(rows, cols, ld_in, "sl_transpose_cpu: in", &in_bytes);
+    if (st == SL_OK) st = sl_matrix_span_bytes(cols, rows, ld_out, "sl_transpose_cpu: out", &out_bytes);
     if (st == SL_OK) st = sl_check_omp_count(rows, "sl_transpose_cpu: rows");
+    if (st == SL_OK && (st = sl_check_host_ptr(fn, "in", in)) == SL_OK) st = sl_check_host_ptr(fn, "out", out);
+    /* not in place: the blocks would overwrite elements not yet read */
+    if (st == SL_OK) st = sl_check_disjoint(fn, "out", out, out_bytes, "in", in, in_bytes);
     if (st != SL_OK) return st;
     long long row_blocks = (long long)((rows + CPU_BLOCK - 1) / CPU_BLOCK);
 #pragma omp parallel for schedule(static)

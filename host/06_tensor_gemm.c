@@ -30,6 +30,11 @@ const char *sl_tgemm_version_name(int version) { return sl_tgemm_kernel_name(ver
 
 sl_status sl_tgemm_tile_of(int version, int *bm, int *bn, int *bk, int *threads)
 {
+    static const char fn[] = "sl_tgemm_tile_of";
+    sl_status st;
+    if ((st = sl_check_host_opt(fn, "bm", bm)) != SL_OK || (st = sl_check_host_opt(fn, "bn", bn)) != SL_OK ||
+        (st = sl_check_host_opt(fn, "bk", bk)) != SL_OK || (st = sl_check_host_opt(fn, "threads", threads)) != SL_OK)
+        return st;
     int v = version == 0 ? TGEMM_BEST : version;
     if (v < 1 || v > SL_TGEMM_VERSIONS)
         return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_tgemm_tile_of: version = %d: chapter 06 has versions 1 to %d "
@@ -63,6 +68,31 @@ static sl_status check_hopper(const char *fn)
     return SL_OK;
 }
 
+/* mma.sync m16n8k16, ldmatrix and cp.async (v3, v4) and bf16 tensor-core
+ * inputs (every version) need compute capability 8.0; built for sm_75 (a
+ * T4) those kernels are empty traps (kernels/common/sl_tensor.h,
+ * kernels/06_tensor_gemm.cu). Refused by name before anything launches. */
+static sl_status check_ampere(const char *fn, int version, sl_tgemm_type type)
+{
+    if (sl_backend_is_emulator() || version == SL_TGEMM_HOPPER_VERSION) return SL_OK;
+    int needs = version == 3 || version == 4 || type == SL_TGEMM_BF16;
+    if (!needs) return SL_OK;
+    int dev = 0, major = 0, minor = 0;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev);
+    if (e != cudaSuccess) {
+        (void)cudaGetLastError(); /* the launch reports what is wrong with the device */
+        return SL_OK;
+    }
+    if (major >= 8) return SL_OK;
+    return sl_fail(SL_ERR_UNSUPPORTED, "%s: %s needs compute capability 8.0 or later (%s); this device is %d.%d",
+                   fn, type == SL_TGEMM_BF16 && version != 3 && version != 4 ? "bf16 input" : "this version",
+                   version == 3 || version == 4 ? "mma.sync m16n8k16, ldmatrix and cp.async"
+                                                : "bf16 tensor-core fragments",
+                   major, minor);
+}
+
 static size_t round_up(size_t x, int to) { return (x + (size_t)to - 1) / (size_t)to * (size_t)to; }
 
 /* One call after validation: the version, its tile and the padded sizes. */
@@ -83,7 +113,9 @@ static sl_status check_args(tgemm_call *c, const void *a, const void *b, const v
     if (!a) return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: a is NULL", c->fn);
     if (!b) return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: b is NULL", c->fn);
     if (!out) return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: c is NULL", c->fn);
-    sl_status st = sl_check_version(opts ? opts->version : 0, SL_TGEMM_VERSIONS, TGEMM_BEST, c->fn, &c->version);
+    sl_status st = sl_check_host_opt(c->fn, "opts", opts);
+    if (st != SL_OK) return st;
+    st = sl_check_version(opts ? opts->version : 0, SL_TGEMM_VERSIONS, TGEMM_BEST, c->fn, &c->version);
     if (st != SL_OK) return st;
     c->tile = sl_tgemm_tile(c->version);
     int block = opts ? opts->block : 0;
@@ -106,7 +138,8 @@ static sl_status check_args(tgemm_call *c, const void *a, const void *b, const v
     if ((st = sl_checked_bytes(c->mp * c->kp, 2, "a (padded m x k)", &bytes)) != SL_OK) return st;
     if ((st = sl_checked_bytes(c->kp * c->np, 2, "b (padded k x n)", &bytes)) != SL_OK) return st;
     if ((st = sl_checked_bytes(c->mp * c->np, sizeof(float), "c (padded m x n)", &bytes)) != SL_OK) return st;
-    return c->version == SL_TGEMM_HOPPER_VERSION ? check_hopper(c->fn) : SL_OK;
+    if (c->version == SL_TGEMM_HOPPER_VERSION) return check_hopper(c->fn);
+    return check_ampere(c->fn, c->version, c->type);
 }
 
 /* The rows x cols matrix `src` in the top-left corner of a zero-filled
@@ -144,6 +177,13 @@ sl_status sl_tgemm(sl_tgemm_type type, size_t m, size_t n, size_t k, const uint1
     sl_report *r = report ? report : &local;
     tgemm_call call = {"sl_tgemm", type, m, n, k, 0, 0, 0, 0, {0, 0, 0, 0}};
     sl_status st = check_args(&call, a, b, c, opts);
+    if (st == SL_OK) st = sl_check_host_opt(call.fn, "report", report);
+    /* host arrays (read and padded here, c written here); c may overlap a
+     * or b: both are copied in before c is written */
+    if (st == SL_OK && m > 0 && n > 0) {
+        if (k > 0 && (st = sl_check_host_ptr(call.fn, "a", a)) == SL_OK) st = sl_check_host_ptr(call.fn, "b", b);
+        if (st == SL_OK) st = sl_check_host_ptr(call.fn, "c", c);
+    }
     if (st != SL_OK) return st;
     sl_report_begin(r, call.version, call.tile.threads);
     if (m == 0 || n == 0) return SL_OK;
@@ -217,11 +257,18 @@ static sl_status check_unpadded(const tgemm_call *c)
     return SL_OK;
 }
 
-static sl_status check_device_buffers(const char *fn, const void *a, const void *b, const void *c)
+/* Device buffers, 16-byte aligned; c (m x n floats) apart from a (m x k
+ * halves) and b (k x n): not in place, the product reads them while it
+ * writes c. */
+static sl_status check_device_buffers(const tgemm_call *call, const void *a, const void *b, const void *c)
 {
+    const char *fn = call->fn;
+    size_t a_bytes = call->m * call->k * 2, b_bytes = call->k * call->n * 2, c_bytes = call->m * call->n * 4;
     sl_status st = sl_check_device_buffer(fn, "a", a, 16);
     if (st == SL_OK) st = sl_check_device_buffer(fn, "b", b, 16);
     if (st == SL_OK) st = sl_check_device_buffer(fn, "c", c, 16);
+    if (st == SL_OK) st = sl_check_disjoint(fn, "c", c, c_bytes, "a", a, a_bytes);
+    if (st == SL_OK) st = sl_check_disjoint(fn, "c", c, c_bytes, "b", b, b_bytes);
     return st;
 }
 
@@ -230,12 +277,12 @@ sl_status sl_tgemm_device(sl_tgemm_type type, size_t m, size_t n, size_t k, cons
 {
     tgemm_call call = {"sl_tgemm_device", type, m, n, k, 0, 0, 0, 0, {0, 0, 0, 0}};
     sl_status st = check_args(&call, a, b, c, opts);
+    if (st == SL_OK) st = sl_check_host_ptr(call.fn, "kernel_ms", kernel_ms);
     if (st != SL_OK) return st;
-    if (!kernel_ms) return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: kernel_ms is NULL", call.fn);
     *kernel_ms = 0.0;
     if (m == 0 || n == 0) return SL_OK;
     if ((st = check_unpadded(&call)) != SL_OK) return st;
-    if ((st = check_device_buffers(call.fn, a, b, c)) != SL_OK) return st;
+    if ((st = check_device_buffers(&call, a, b, c)) != SL_OK) return st;
     if ((st = sl_check_block_on_device(call.tile.threads)) != SL_OK) return st;
     return launch_timed(&call, a, b, c, kernel_ms);
 }
@@ -258,11 +305,12 @@ static sl_status model_launch(void *ctx)
 sl_status sl_tgemm_modelled(int version, size_t m, size_t n, size_t k, sl_tgemm_model *model)
 {
     static const char fn[] = "sl_tgemm_modelled";
-    if (!model) return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: model is NULL", fn);
+    sl_status st = sl_check_host_ptr(fn, "model", model);
+    if (st != SL_OK) return st;
     memset(model, 0, sizeof *model);
     tgemm_call call = {fn, SL_TGEMM_F16, m, n, k, 0, 0, 0, 0, {0, 0, 0, 0}};
     sl_opts opts = {version, 0};
-    sl_status st = check_args(&call, model, model, model, &opts);
+    st = check_args(&call, model, model, model, &opts);
     if (st != SL_OK) return st;
     if (m == 0 || n == 0 || k == 0)
         return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: m, n and k must be at least 1 (%zu x %zu x %zu)", fn, m, n, k);
@@ -296,16 +344,16 @@ sl_status sl_vendor_tgemm_device(sl_tgemm_type type, size_t m, size_t n, size_t 
     static const char fn[] = "sl_vendor_tgemm_device";
     tgemm_call call = {fn, type, m, n, k, 0, 0, 0, 0, {0, 0, 0, 0}};
     sl_status st = check_args(&call, a, b, c, NULL);
+    if (st == SL_OK) st = sl_check_host_ptr(fn, "kernel_ms", kernel_ms);
     if (st != SL_OK) return st;
-    if (!kernel_ms) return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: kernel_ms is NULL", fn);
     *kernel_ms = 0.0;
     if (m == 0 || n == 0) return SL_OK;
     if (k == 0) return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: k = 0: nothing to multiply", fn);
-    if ((st = check_device_buffers(fn, a, b, c)) != SL_OK) return st;
+    if ((st = check_device_buffers(&call, a, b, c)) != SL_OK) return st;
     cudaDataType in = type == SL_TGEMM_F16 ? CUDA_R_16F : CUDA_R_16BF;
     const float alpha = 1.0f, beta = 0.0f;
     cublasHandle_t handle = NULL;
-    cublasStatus_t cs = cublasCreate(&handle);
+    cublasStatus_t cs = sl_cublas_create(&handle);
     if (cs != CUBLAS_STATUS_SUCCESS) return sl_fail_cublas(cs, "cublasCreate");
     sl_event_timer timer = {NULL, NULL};
     if ((st = sl_event_timer_create(&timer)) == SL_OK && (st = sl_event_timer_start(&timer)) == SL_OK) {

@@ -4,6 +4,7 @@
  * binary16: value = (-1)^s 2^(e - 15) 1.m for e = 1..30, 2^-14 0.m for
  * e = 0 (subnormals, steps of 2^-24), infinity or NaN for e = 31.
  * bfloat16: the top 16 bits of a float, same exponent range as float. */
+#include <stdio.h>
 #include <string.h>
 
 #include "sl_internal.h"
@@ -68,12 +69,29 @@ float sl_bf16_to_float(uint16_t h) { return float_of((uint32_t)h << 16); }
 
 static int bad_type(sl_tgemm_type type) { return type != SL_TGEMM_F16 && type != SL_TGEMM_BF16; }
 
+/* A conversion's arrays: n elements of in_elem and out_elem bytes, host
+ * memory, and apart (not in place: the widths differ, so element i of out
+ * lands on elements of in not yet read). */
+static sl_status check_conversion(const char *fn, const void *in, size_t in_elem, const void *out, size_t out_elem,
+                                  size_t n)
+{
+    char what[64];
+    size_t in_bytes = 0, out_bytes = 0;
+    snprintf(what, sizeof what, "%s: n", fn);
+    sl_status st = sl_checked_bytes(n, in_elem > out_elem ? in_elem : out_elem, what, &in_bytes);
+    if (st == SL_OK) st = sl_check_host_ptr(fn, "in", in);
+    if (st == SL_OK) st = sl_check_host_ptr(fn, "out", out);
+    if (st != SL_OK) return st;
+    in_bytes = n * in_elem, out_bytes = n * out_elem;
+    return sl_check_disjoint(fn, "out", out, out_bytes, "in", in, in_bytes);
+}
+
 sl_status sl_tgemm_round(sl_tgemm_type type, const float *in, uint16_t *out, size_t n)
 {
     if (bad_type(type)) return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_tgemm_round: type = %d is not SL_TGEMM_F16 or SL_TGEMM_BF16", (int)type);
     if (n == 0) return SL_OK;
-    SL_NULL_CHECK(in, "sl_tgemm_round");
-    SL_NULL_CHECK(out, "sl_tgemm_round");
+    sl_status st = check_conversion("sl_tgemm_round", in, sizeof *in, out, sizeof *out, n);
+    if (st != SL_OK) return st;
     for (size_t i = 0; i < n; i++) out[i] = type == SL_TGEMM_F16 ? sl_float_to_half(in[i]) : sl_float_to_bf16(in[i]);
     return SL_OK;
 }
@@ -82,8 +100,8 @@ sl_status sl_tgemm_widen(sl_tgemm_type type, const uint16_t *in, float *out, siz
 {
     if (bad_type(type)) return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_tgemm_widen: type = %d is not SL_TGEMM_F16 or SL_TGEMM_BF16", (int)type);
     if (n == 0) return SL_OK;
-    SL_NULL_CHECK(in, "sl_tgemm_widen");
-    SL_NULL_CHECK(out, "sl_tgemm_widen");
+    sl_status st = check_conversion("sl_tgemm_widen", in, sizeof *in, out, sizeof *out, n);
+    if (st != SL_OK) return st;
     for (size_t i = 0; i < n; i++) out[i] = type == SL_TGEMM_F16 ? sl_half_to_float(in[i]) : sl_bf16_to_float(in[i]);
     return SL_OK;
 }
@@ -96,10 +114,23 @@ sl_status sl_tgemm_cpu_reference(sl_tgemm_type type, size_t m, size_t n, size_t 
     SL_NULL_CHECK(a, fn);
     SL_NULL_CHECK(b, fn);
     SL_NULL_CHECK(c, fn);
-    size_t bytes;
-    sl_status st = sl_checked_bytes(m, n, "sl_tgemm_cpu_reference: m x n", &bytes);
+    /* the byte counts of a (m x k halves), b (k x n) and c (m x n doubles) */
+    size_t mn = 0, mk = 0, kn = 0, a_bytes = 0, b_bytes = 0, c_bytes = 0;
+    sl_status st = sl_checked_bytes(m, n, "sl_tgemm_cpu_reference: m x n", &mn);
+    if (st == SL_OK) st = sl_checked_bytes(mn, sizeof *c, "sl_tgemm_cpu_reference: c (m x n doubles)", &c_bytes);
+    if (st == SL_OK) st = sl_checked_bytes(m, k, "sl_tgemm_cpu_reference: m x k", &mk);
+    if (st == SL_OK) st = sl_checked_bytes(mk, sizeof *a, "sl_tgemm_cpu_reference: a (m x k)", &a_bytes);
+    if (st == SL_OK) st = sl_checked_bytes(k, n, "sl_tgemm_cpu_reference: k x n", &kn);
+    if (st == SL_OK) st = sl_checked_bytes(kn, sizeof *b, "sl_tgemm_cpu_reference: b (k x n)", &b_bytes);
     if (st == SL_OK) st = sl_check_omp_count(m, "sl_tgemm_cpu_reference: m");
-    if (st != SL_OK) return st;
+    if (st != SL_OK || c_bytes == 0) return st;
+    if ((st = sl_check_host_ptr(fn, "c", c)) != SL_OK) return st;
+    if (a_bytes && ((st = sl_check_host_ptr(fn, "a", a)) != SL_OK || (st = sl_check_host_ptr(fn, "b", b)) != SL_OK))
+        return st;
+    /* not in place: c is written while a and b are read */
+    if ((st = sl_check_disjoint(fn, "c", c, c_bytes, "a", a, a_bytes)) != SL_OK ||
+        (st = sl_check_disjoint(fn, "c", c, c_bytes, "b", b, b_bytes)) != SL_OK)
+        return st;
     float (*value)(uint16_t) = type == SL_TGEMM_F16 ? sl_half_to_float : sl_bf16_to_float;
 #pragma omp parallel for schedule(static)
     for (long long i = 0; i < (long long)m; i++) {

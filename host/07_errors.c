@@ -47,7 +47,9 @@ const char *sl_errors_case_mistake(sl_errors_case c)
 
 sl_status sl_errors_case_parse(const char *name, sl_errors_case *out)
 {
-    SL_NULL_CHECK(out, "sl_errors_case_parse");
+    sl_status st = sl_check_host_ptr("sl_errors_case_parse", "out", out);
+    if (st == SL_OK) st = sl_check_host_opt("sl_errors_case_parse", "name", name);
+    if (st != SL_OK) return st;
     for (int c = 0; name && c < SL_ERRORS_CASE_COUNT; c++)
         if (strcmp(name, cases[c].name) == 0) {
             *out = (sl_errors_case)c;
@@ -63,7 +65,7 @@ int sl_errors_image_runs(int sm, int ptx, int major, int minor)
     /* it returns the answer, not a status: what is not an architecture, a
      * flag or a capability runs nothing */
     if (sm < 10 || (ptx != 0 && ptx != 1) || major < 1 || minor < 0 || minor > 9) return 0;
-    int cc = major * 10 + minor;
+    long long cc = (long long)major * 10 + minor; /* major * 10 overflows an int past 214748364 */
     if (ptx) return cc >= sm;
     return major == sm / 10 && minor >= sm % 10;
 }
@@ -266,7 +268,8 @@ static sl_status run_leak(sl_errors_outcome *out)
 
 sl_status sl_errors_run(sl_errors_case c, sl_errors_outcome *out)
 {
-    SL_NULL_CHECK(out, "sl_errors_run");
+    sl_status st = sl_check_host_ptr("sl_errors_run", "out", out);
+    if (st != SL_OK) return st;
     memset(out, 0, sizeof *out);
     out->reported_by = "";
     switch (c) {

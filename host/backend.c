@@ -7,6 +7,11 @@
 
 #ifdef SIMTLAB_EMU
 #include <simtlab_emu/profile.h>
+/* emu/src/runtime_memory.cpp: for a pointer into a device allocation that
+ * cudaFree released and the emulator still holds in quarantine, what it was
+ * ("device allocation #3 (...)"), and 1; else 0. A simtlab extension like
+ * those <cuda_runtime_api.h> declares. */
+int simtlab_emu_describe_freed(const void *ptr, char *out, size_t n);
 #endif
 
 const char *sl_backend_name(void) { return sl_backend_is_emulator() ? "emulator" : "cuda"; }
@@ -26,6 +31,23 @@ const char *sl_backend_diagnostic(void)
     return simtlab_emu_last_diagnostic();
 #else
     return "";
+#endif
+}
+
+void sl_backend_clear_diagnostic(void)
+{
+#ifdef SIMTLAB_EMU
+    simtlab_emu_clear_diagnostic();
+#endif
+}
+
+int sl_backend_describe_freed(const void *ptr, char *buf, size_t size)
+{
+#ifdef SIMTLAB_EMU
+    return simtlab_emu_describe_freed(ptr, buf, size);
+#else
+    (void)ptr, (void)buf, (void)size;
+    return 0;
 #endif
 }
 
@@ -54,7 +76,8 @@ sl_status sl_modelled_begin(void)
 
 sl_status sl_modelled_end(sl_modelled *out)
 {
-    if (!out) return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_modelled_end: out is NULL");
+    sl_status st = sl_check_host_ptr("sl_modelled_end", "out", out);
+    if (st != SL_OK) return st;
     memset(out, 0, sizeof *out);
 #ifdef SIMTLAB_EMU
     simtlab_emu_profile_end();

@@ -1,12 +1,26 @@
 /* simtlab host library — the cuBLAS helpers (see sl_cublas.h). */
 #include <limits.h>
 
+#include "sl_backend.h"
 #include "sl_cublas.h"
 
 sl_status sl_fail_cublas(cublasStatus_t status, const char *call)
 {
-    return sl_fail(SL_ERR_CUBLAS, "%s failed: %s (%s)", call, cublasGetStatusName(status),
-                   cublasGetStatusString(status));
+    /* cuBLAS says only which kind of thing was wrong; the emulator's cuBLAS
+     * also says which argument, and for a buffer too small, which range runs
+     * how far past which allocation: that is the message's point. */
+    const char *diag = sl_backend_diagnostic();
+    sl_status st = sl_fail(SL_ERR_CUBLAS, "%s failed: %s (%s)%s%s", call, cublasGetStatusName(status),
+                           cublasGetStatusString(status), diag[0] ? " — emulator: " : "", diag);
+    sl_drop_stale_error(); /* a failed call leaves nothing for the next one to report */
+    sl_backend_clear_diagnostic();
+    return st;
+}
+
+cublasStatus_t sl_cublas_create(cublasHandle_t *handle)
+{
+    sl_backend_clear_diagnostic(); /* what a failure then quotes is this call's */
+    return cublasCreate(handle);
 }
 
 sl_status sl_cublas_run_pieces(const char *call, size_t n, sl_cublas_piece_fn piece, void *ctx,
@@ -15,7 +29,7 @@ sl_status sl_cublas_run_pieces(const char *call, size_t n, sl_cublas_piece_fn pi
     *kernel_ms = 0.0;
     if (n == 0) return SL_OK;
     cublasHandle_t handle = NULL;
-    cublasStatus_t cs = cublasCreate(&handle);
+    cublasStatus_t cs = sl_cublas_create(&handle);
     if (cs != CUBLAS_STATUS_SUCCESS) return sl_fail_cublas(cs, "cublasCreate");
     sl_event_timer timer = {NULL, NULL};
     sl_status st = sl_event_timer_create(&timer);

@@ -4,7 +4,9 @@
 
 sl_status sl_modelled_run(sl_status (*run)(void *ctx), void *ctx, sl_modelled *out)
 {
-    if (!run || !out) return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_modelled_run: %s is NULL", !run ? "run" : "out");
+    if (!run) return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_modelled_run: run is NULL");
+    sl_status checked = sl_check_host_ptr("sl_modelled_run", "out", out);
+    if (checked != SL_OK) return checked;
     sl_status st = sl_modelled_begin();
     if (st != SL_OK) return st;
     sl_status ran = run(ctx);

@@ -44,13 +44,14 @@ static const int arch_list[ARCH_COUNT] = {75, 80, 86, 89, 90, 100, 120};
 
 const int *sl_occupancy_archs(size_t *count)
 {
-    if (count) *count = ARCH_COUNT;
+    if (sl_check_host_opt("sl_occupancy_archs", "count", count) == SL_OK && count) *count = ARCH_COUNT;
     return arch_list;
 }
 
 sl_status sl_arch_limits_get(int arch, sl_arch_limits *out)
 {
-    SL_NULL_CHECK(out, "sl_arch_limits_get");
+    sl_status st = sl_check_host_ptr("sl_arch_limits_get", "out", out);
+    if (st != SL_OK) return st;
     for (size_t i = 0; i < ARCH_COUNT; i++) {
         if (limits_table[i].arch == arch) {
             *out = limits_table[i];
@@ -69,7 +70,8 @@ sl_status sl_occupancy_calc(int arch, int threads, int registers, size_t shared_
                             sl_occupancy *out)
 {
     const char *fn = "sl_occupancy_calc";
-    SL_NULL_CHECK(out, fn);
+    sl_status st = sl_check_host_ptr(fn, "out", out);
+    if (st != SL_OK) return st;
     sl_arch_limits a;
     if (sl_arch_limits_get(arch, &a) != SL_OK)
         return sl_fail(SL_ERR_INVALID_ARGUMENT,
@@ -158,7 +160,7 @@ const char *sl_occupancy_limit_name(sl_occupancy_limit limit)
 
 const char *sl_occupancy_limits_text(unsigned limits, char *buf, size_t size)
 {
-    if (!buf || size == 0) return "";
+    if (!buf || size == 0 || sl_check_host_ptr("sl_occupancy_limits_text", "buf", buf) != SL_OK) return "";
     buf[0] = '\0';
     size_t used = 0;
     for (int i = 0; i < 4; i++) {

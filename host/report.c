@@ -5,7 +5,7 @@
 
 void sl_report_begin(sl_report *r, int version, int block)
 {
-    if (!r) return;
+    if (!r || sl_check_host_ptr("sl_report_begin", "report", r) != SL_OK) return;
     memset(r, 0, sizeof *r);
     r->version = version;
     r->block = block;
@@ -21,7 +21,9 @@ const char *sl_phase_name(sl_phase phase)
 
 void sl_report_print(const sl_report *r, FILE *out)
 {
-    if (!r || !out) return;
+    if (!r || !out || sl_check_host_ptr("sl_report_print", "report", r) != SL_OK ||
+        sl_check_host_ptr("sl_report_print", "out", out) != SL_OK)
+        return;
     const char *clock = r->emulated ? "emulated (CPU) ms" : "GPU ms";
     fprintf(out, "  %-20s %12s\n", "phase", clock);
     for (int p = 0; p < SL_PHASE_COUNT; p++)

@@ -32,6 +32,16 @@
 /* The emulator's explanation of the last failed launch or call on this
  * thread; "" in the CUDA build, where the driver gives none. */
 const char *sl_backend_diagnostic(void);
+/* Forgets that explanation once it is in a message, so that it is not
+ * quoted again under a later failure it does not belong to. */
+void sl_backend_clear_diagnostic(void);
+
+/* Where the backend itself knows that `ptr` lies in device memory that was
+ * freed (the emulator keeps freed ranges in quarantine and knows where each
+ * was allocated): writes what it was ("device allocation #3 (4000 bytes,
+ * allocated at F:L), which cudaFree has released") into buf and returns 1.
+ * 0 where it does not know (always in the CUDA build). */
+int sl_backend_describe_freed(const void *ptr, char *buf, size_t size);
 
 /* The modelled SIMT counters (simtlab/core.h's sl_modelled_*) are the
  * emulator's (emu/include/simtlab_emu/profile.h); host/backend.c reaches

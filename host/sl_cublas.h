@@ -8,9 +8,14 @@
 
 #include "sl_internal.h"
 
-/* Records a failed cuBLAS call ("cublasSaxpy failed: NAME (text)") and
- * returns SL_ERR_CUBLAS. */
+/* Records a failed cuBLAS call ("cublasSaxpy failed: NAME (text)", then
+ * the emulator's explanation where there is one: which argument, which
+ * range past which allocation) and returns SL_ERR_CUBLAS. */
 sl_status sl_fail_cublas(cublasStatus_t status, const char *call);
+
+/* cublasCreate, after forgetting any earlier backend explanation, so that
+ * sl_fail_cublas quotes only what this handle's calls said. */
+cublasStatus_t sl_cublas_create(cublasHandle_t *handle);
 
 /* One piece of a level-1 call: elements [offset, offset + count) of the
  * caller's vectors. */

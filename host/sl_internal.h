@@ -12,6 +12,11 @@
 sl_status sl_fail(sl_status status, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* Ends `text` (a buffer of `cap` bytes that a message overflowed) at the last
+ * whole word that leaves room for `marker`, then the marker: a message a
+ * student reads is never cut mid-word without saying so. */
+void sl_cut_at_word(char *text, size_t cap, const char *marker);
+
 /* While held (nesting counts), sl_fail and sl_fail_cuda return their status
  * but leave the last error's message alone: cleanup after a failure must
  * not overwrite the message of the error that caused it. */
@@ -59,10 +64,21 @@ sl_status sl_fail_launch(cudaError_t err, const char *what, int at_sync, const c
             return sl_fail_cuda(sl_err_, #call, __FILE__, __LINE__);         \
     } while (0)
 
+/* Drops an error that an earlier call left in the runtime's last error and
+ * nobody collected (the caller's own unchecked call, say), so that the
+ * launch that follows, whose launcher returns cudaGetLastError(), does not
+ * report it as its own. A sticky error (a fault: the context is unusable)
+ * is not dropped: CUDA keeps reporting it, and so does the launch. The
+ * library's own failures never leave one behind (sl_fail_cuda collects
+ * it). */
+void sl_drop_stale_error(void);
+
 /* After a launch: cudaGetLastError catches a bad configuration at once,
- * cudaDeviceSynchronize catches faults while the kernel ran. */
+ * cudaDeviceSynchronize catches faults while the kernel ran. A stale error
+ * from before is dropped first (sl_drop_stale_error). */
 #define SL_LAUNCH_CHECK_GOTO(launch_err, what, status, label)                \
     do {                                                                     \
+        sl_drop_stale_error();                                               \
         cudaError_t sl_err_ = (launch_err);                                  \
         if (sl_err_ == cudaSuccess) sl_err_ = cudaGetLastError();            \
         if (sl_err_ != cudaSuccess) {                                        \
@@ -92,6 +108,32 @@ sl_status sl_checked_bytes(size_t n, size_t elem, const char *arg, size_t *bytes
  * element size its kernels load). A host array, or a device pointer offset
  * into the middle of an element, is SL_ERR_INVALID_ARGUMENT naming it. */
 sl_status sl_check_device_buffer(const char *fn, const char *name, const void *ptr, size_t align);
+
+/* A host-side argument: `ptr` (named `name` in the message of function
+ * `fn`) is memory that host code reads or writes. NULL, device memory
+ * (cudaMalloc), and a device buffer that was freed are
+ * SL_ERR_INVALID_ARGUMENT naming it; host, pinned and managed memory pass.
+ * (Without a usable device nothing can be device memory: it passes.)
+ * sl_check_host_opt is the same for an optional argument (NULL passes). */
+sl_status sl_check_host_ptr(const char *fn, const char *name, const void *ptr);
+sl_status sl_check_host_opt(const char *fn, const char *name, const void *ptr);
+
+/* Aliasing. sl_check_disjoint: the byte ranges [a, a + a_bytes) and
+ * [b, b + b_bytes) must not share a byte (an output that is also an input
+ * of a matrix product, a transpose or a conversion). sl_check_same_or_disjoint:
+ * an elementwise output may be exactly its input (out == x: element i is
+ * read and written by the same step), but not shifted into it. Empty
+ * ranges pass. SL_ERR_INVALID_ARGUMENT naming both arguments otherwise. */
+sl_status sl_check_disjoint(const char *fn, const char *a_name, const void *a, size_t a_bytes, const char *b_name,
+                            const void *b, size_t b_bytes);
+sl_status sl_check_same_or_disjoint(const char *fn, const char *a_name, const void *a, const char *b_name,
+                                    const void *b, size_t bytes);
+
+/* When `ptr` lies in a device buffer that sl_alloc_device made and
+ * sl_free_device has since freed (and no live buffer holds it now), writes
+ * what it was ("[offset N of ]the B-byte device buffer allocated at F:L and
+ * freed at F:L") into buf and returns 1; else returns 0. */
+int sl_alloc_describe_freed(const void *ptr, char *buf, size_t size);
 
 /* OpenMP loops count in long long: SL_ERR_OVERFLOW naming `arg` when n does
  * not fit. */

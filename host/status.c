@@ -9,7 +9,13 @@
 #include "sl_backend.h"
 #include "sl_internal.h"
 
-static _Thread_local char last_error[1024];
+/* Room for the longest message the library composes (a launch failure quotes
+ * the emulator's diagnostic, which names up to eight source paths) at any
+ * checkout path a student is likely to have. A longer one is cut at a word
+ * and ends with cut_marker, never mid-word (sl_fail). */
+enum { last_error_capacity = 8192 };
+static const char cut_marker[] = " [... message cut]";
+static _Thread_local char last_error[last_error_capacity];
 static _Thread_local int hold_depth;
 
 void sl_error_hold(void) { hold_depth++; }
@@ -43,9 +49,26 @@ sl_status sl_fail(sl_status status, const char *fmt, ...)
     if (hold_depth > 0) return status;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(last_error, sizeof last_error, fmt, ap);
+    int needed = vsnprintf(last_error, sizeof last_error, fmt, ap);
     va_end(ap);
+    if (needed >= 0 && (size_t)needed >= sizeof last_error)
+        sl_cut_at_word(last_error, sizeof last_error, cut_marker);
     return status;
+}
+
+void sl_cut_at_word(char *text, size_t cap, const char *marker)
+{
+    size_t mlen = strlen(marker);
+    if (cap == 0 || mlen + 1 > cap) return;
+    /* the last space that leaves room for the marker and the terminator */
+    size_t end = strlen(text);
+    if (end > cap - 1 - mlen) end = cap - 1 - mlen;
+    size_t cut = end;
+    while (cut > 0 && text[cut] != ' ') cut--;
+    if (cut == 0) cut = end; /* one word longer than the buffer: cut it */
+    /* never split a UTF-8 sequence (the messages use an em dash) */
+    while (cut > 0 && ((unsigned char)text[cut] & 0xC0) == 0x80) cut--;
+    memcpy(text + cut, marker, mlen + 1);
 }
 
 struct hint {
@@ -117,6 +140,17 @@ static int is_no_device(cudaError_t err)
     return err == cudaErrorInsufficientDriver || err == cudaErrorNoDevice;
 }
 
+/* The failure is now reported: collect it from the runtime, so that the
+ * next valid call (whose launch returns cudaGetLastError()) does not report
+ * it again as its own, and forget the emulator's text now quoted. A sticky
+ * error stays: CUDA keeps returning it from every call. */
+static sl_status handled(sl_status st)
+{
+    sl_drop_stale_error();
+    sl_backend_clear_diagnostic();
+    return st;
+}
+
 static sl_status fail_cuda_hinted(cudaError_t err, const char *call, const char *hint, const char *file,
                                   int line)
 {
@@ -124,12 +158,12 @@ static sl_status fail_cuda_hinted(cudaError_t err, const char *call, const char 
         /* What a student on a machine without a GPU must read first is that,
          * not the driver's wording ("CUDA driver version is insufficient");
          * the call and the raw code come last, for whoever debugs a driver. */
-        return sl_fail(SL_ERR_NO_DEVICE, "%s: %s (%s at %s:%d: %s, %s)", SL_NO_GPU_TEXT, hint, call, file,
-                       line, cudaGetErrorName(err), cudaGetErrorString(err));
+        return handled(sl_fail(SL_ERR_NO_DEVICE, "%s: %s (%s at %s:%d: %s, %s)", SL_NO_GPU_TEXT, hint, call, file,
+                               line, cudaGetErrorName(err), cudaGetErrorString(err)));
     const char *diag = sl_backend_diagnostic();
-    return sl_fail(SL_ERR_CUDA, "%s failed at %s:%d: %s (%s)%s%s%s%s", call, file, line,
-                   cudaGetErrorName(err), cudaGetErrorString(err), diag[0] ? " — emulator: " : "", diag,
-                   hint ? " — hint: " : "", hint ? hint : "");
+    return handled(sl_fail(SL_ERR_CUDA, "%s failed at %s:%d: %s (%s)%s%s%s%s", call, file, line,
+                           cudaGetErrorName(err), cudaGetErrorString(err), diag[0] ? " — emulator: " : "", diag,
+                           hint ? " — hint: " : "", hint ? hint : ""));
 }
 
 sl_status sl_fail_cuda(cudaError_t err, const char *call, const char *file, int line)

@@ -74,7 +74,8 @@ static int compare_double(const void *a, const void *b)
 sl_status sl_time_repeat(sl_timed_fn fn, void *ctx, int warmup, int runs, sl_stats *stats)
 {
     if (!fn) return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_time_repeat: fn is NULL");
-    if (!stats) return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_time_repeat: stats is NULL");
+    sl_status checked = sl_check_host_ptr("sl_time_repeat", "stats", stats);
+    if (checked != SL_OK) return checked;
     if (runs < 1 || runs > 1000)
         return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_time_repeat: runs = %d, must be 1..1000", runs);
     if (warmup < 0)

@@ -84,6 +84,21 @@ extern "C" sl_tgemm_problem sl_tgemm_check(int version, size_t m, size_t n, size
     return SL_TGEMM_FINE;
 }
 
+/* WMMA with bf16 inputs needs compute capability 8.0: compiled for sm_75 (a
+ * T4), its fragment types do not exist. There the bf16 kernels are built
+ * empty (a trap) and the host refuses bf16 on such a GPU with a message
+ * naming the capability; f16 runs from sm_70 on. */
+template <class T>
+struct wmma_type_ok {
+    static constexpr bool value = true;
+};
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+template <>
+struct wmma_type_ok<__nv_bfloat16> {
+    static constexpr bool value = false;
+};
+#endif
+
 /* v1 — WMMA, one warp per 16x16 tile of C.
  * The simplest use of a tensor core: the warp loads a 16x16 tile of A and of
  * B as fragments (who holds which element is the hardware's business), and
@@ -94,17 +109,21 @@ extern "C" sl_tgemm_problem sl_tgemm_check(int version, size_t m, size_t n, size
 template <class T>
 __global__ void __launch_bounds__(32) tgemm_v1_wmma(int n, int k, const T *a, const T *b, float *c)
 {
-    const size_t row = (size_t)blockIdx.y * 16, col = (size_t)blockIdx.x * 16;
-    wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
-    wmma::fill_fragment(acc, 0.0f);
-    for (int p = 0; p < k; p += 16) {
-        wmma::fragment<wmma::matrix_a, 16, 16, 16, T, wmma::row_major> fa;
-        wmma::fragment<wmma::matrix_b, 16, 16, 16, T, wmma::row_major> fb;
-        wmma::load_matrix_sync(fa, a + row * k + p, k);
-        wmma::load_matrix_sync(fb, b + (size_t)p * n + col, n);
-        wmma::mma_sync(acc, fa, fb, acc);
+    if constexpr (!wmma_type_ok<T>::value) {
+        __trap(); /* not reached: the host refuses bf16 below compute capability 8.0 */
+    } else {
+        const size_t row = (size_t)blockIdx.y * 16, col = (size_t)blockIdx.x * 16;
+        wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+        wmma::fill_fragment(acc, 0.0f);
+        for (int p = 0; p < k; p += 16) {
+            wmma::fragment<wmma::matrix_a, 16, 16, 16, T, wmma::row_major> fa;
+            wmma::fragment<wmma::matrix_b, 16, 16, 16, T, wmma::row_major> fb;
+            wmma::load_matrix_sync(fa, a + row * k + p, k);
+            wmma::load_matrix_sync(fb, b + (size_t)p * n + col, n);
+            wmma::mma_sync(acc, fa, fb, acc);
+        }
+        wmma::store_matrix_sync(c + row * n + col, acc, n, wmma::mem_row_major);
     }
-    wmma::store_matrix_sync(c + row * n + col, acc, n, wmma::mem_row_major);
 }
 
 /* v2 — WMMA over shared-memory tiles.
@@ -119,41 +138,45 @@ __global__ void __launch_bounds__(32) tgemm_v1_wmma(int n, int k, const T *a, co
 template <class T>
 __global__ void __launch_bounds__(128) tgemm_v2_wmma_shared(int n, int k, const T *a, const T *b, float *c)
 {
-    /* held as 16-byte chunks, written as such; the fragments read them as T */
-    __shared__ __align__(32) uint4 as4[V2_BM][(V2_BK + V2_PAD) / 8];
-    __shared__ __align__(32) uint4 bs4[V2_BK][(V2_BN + V2_PAD) / 8];
-    const T *as = (const T *)as4, *bs = (const T *)bs4;
-    const int tid = threadIdx.x, warp = tid / 32;
-    const int wm = warp / 2, wn = warp % 2; /* the warp's 32x32 of the 64x64 */
-    const size_t row0 = (size_t)blockIdx.y * V2_BM, col0 = (size_t)blockIdx.x * V2_BN;
-    wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc[2][2];
-    for (int i = 0; i < 2; i++)
-        for (int j = 0; j < 2; j++) wmma::fill_fragment(acc[i][j], 0.0f);
-    for (int p0 = 0; p0 < k; p0 += V2_BK) {
-        /* 256 chunks of 8 elements (16 bytes) per tile: 2 per thread each */
-        for (int q = tid; q < V2_BM * V2_BK / 8; q += 128) {
-            int r = q / (V2_BK / 8), ch = q % (V2_BK / 8);
-            as4[r][ch] = *(const uint4 *)(a + (row0 + r) * k + p0 + ch * 8);
+    if constexpr (!wmma_type_ok<T>::value) {
+        __trap(); /* not reached: the host refuses bf16 below compute capability 8.0 */
+    } else {
+        /* held as 16-byte chunks, written as such; the fragments read them as T */
+        __shared__ __align__(32) uint4 as4[V2_BM][(V2_BK + V2_PAD) / 8];
+        __shared__ __align__(32) uint4 bs4[V2_BK][(V2_BN + V2_PAD) / 8];
+        const T *as = (const T *)as4, *bs = (const T *)bs4;
+        const int tid = threadIdx.x, warp = tid / 32;
+        const int wm = warp / 2, wn = warp % 2; /* the warp's 32x32 of the 64x64 */
+        const size_t row0 = (size_t)blockIdx.y * V2_BM, col0 = (size_t)blockIdx.x * V2_BN;
+        wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc[2][2];
+        for (int i = 0; i < 2; i++)
+            for (int j = 0; j < 2; j++) wmma::fill_fragment(acc[i][j], 0.0f);
+        for (int p0 = 0; p0 < k; p0 += V2_BK) {
+            /* 256 chunks of 8 elements (16 bytes) per tile: 2 per thread each */
+            for (int q = tid; q < V2_BM * V2_BK / 8; q += 128) {
+                int r = q / (V2_BK / 8), ch = q % (V2_BK / 8);
+                as4[r][ch] = *(const uint4 *)(a + (row0 + r) * k + p0 + ch * 8);
+            }
+            for (int q = tid; q < V2_BK * V2_BN / 8; q += 128) {
+                int r = q / (V2_BN / 8), ch = q % (V2_BN / 8);
+                bs4[r][ch] = *(const uint4 *)(b + (size_t)(p0 + r) * n + col0 + ch * 8);
+            }
+            __syncthreads();
+            for (int kk = 0; kk < V2_BK; kk += 16) {
+                wmma::fragment<wmma::matrix_a, 16, 16, 16, T, wmma::row_major> fa[2];
+                wmma::fragment<wmma::matrix_b, 16, 16, 16, T, wmma::row_major> fb[2];
+                for (int i = 0; i < 2; i++) wmma::load_matrix_sync(fa[i], as + (wm * 32 + i * 16) * (V2_BK + V2_PAD) + kk, V2_BK + V2_PAD);
+                for (int j = 0; j < 2; j++) wmma::load_matrix_sync(fb[j], bs + kk * (V2_BN + V2_PAD) + wn * 32 + j * 16, V2_BN + V2_PAD);
+                for (int i = 0; i < 2; i++)
+                    for (int j = 0; j < 2; j++) wmma::mma_sync(acc[i][j], fa[i], fb[j], acc[i][j]);
+            }
+            __syncthreads(); /* before the next step overwrites what other warps still read */
         }
-        for (int q = tid; q < V2_BK * V2_BN / 8; q += 128) {
-            int r = q / (V2_BN / 8), ch = q % (V2_BN / 8);
-            bs4[r][ch] = *(const uint4 *)(b + (size_t)(p0 + r) * n + col0 + ch * 8);
-        }
-        __syncthreads();
-        for (int kk = 0; kk < V2_BK; kk += 16) {
-            wmma::fragment<wmma::matrix_a, 16, 16, 16, T, wmma::row_major> fa[2];
-            wmma::fragment<wmma::matrix_b, 16, 16, 16, T, wmma::row_major> fb[2];
-            for (int i = 0; i < 2; i++) wmma::load_matrix_sync(fa[i], as + (wm * 32 + i * 16) * (V2_BK + V2_PAD) + kk, V2_BK + V2_PAD);
-            for (int j = 0; j < 2; j++) wmma::load_matrix_sync(fb[j], bs + kk * (V2_BN + V2_PAD) + wn * 32 + j * 16, V2_BN + V2_PAD);
-            for (int i = 0; i < 2; i++)
-                for (int j = 0; j < 2; j++) wmma::mma_sync(acc[i][j], fa[i], fb[j], acc[i][j]);
-        }
-        __syncthreads(); /* before the next step overwrites what other warps still read */
+        for (int i = 0; i < 2; i++)
+            for (int j = 0; j < 2; j++)
+                wmma::store_matrix_sync(c + (row0 + wm * 32 + i * 16) * n + col0 + wn * 32 + j * 16, acc[i][j], n,
+                                        wmma::mem_row_major);
     }
-    for (int i = 0; i < 2; i++)
-        for (int j = 0; j < 2; j++)
-            wmma::store_matrix_sync(c + (row0 + wm * 32 + i * 16) * n + col0 + wn * 32 + j * 16, acc[i][j], n,
-                                    wmma::mem_row_major);
 }
 
 /* ---- dispatch ------------------------------------------------------------------ */

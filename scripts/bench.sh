@@ -13,11 +13,14 @@
 #   emulator-only build          build/bin/bench_NN_*          -> NN_name_emu.csv (it is the emulator build)
 # SIMTLAB_BENCH_EMU=1 runs the _emu binaries on a GPU machine too;
 # SIMTLAB_BENCH_FLAGS (e.g. --quick) is passed to every binary.
+# SIMTLAB_BENCH_OUT=DIR writes there instead of BUILD/bench/ (the chart test).
+# SIMTLAB_BENCH_REDRAW=1 runs nothing: it draws the charts and the summary
+# again from the CSVs already in BUILD/bench/.
 # The emulator's own speed checks are `make bench-emu`, not part of this.
 set -uo pipefail
 build=${1:-build}
 chapters=${2:-}
-out="$build/bench"
+out="${SIMTLAB_BENCH_OUT:-$build/bench}"
 bin="$build/bin"
 mkdir -p "$out"
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -46,11 +49,15 @@ for b in "$bin"/bench_[0-9][0-9]_*; do
   probe=$("$b" --probe 2>/dev/null | tail -n 1)
   backend=$(sed -E 's/.*backend=([a-z]+).*/\1/' <<<"$probe")
   gpu=$(sed -E 's/.*device=([01]).*/\1/' <<<"$probe")
+  cpu=1; case "$probe" in *" cpu=0 "*) cpu=0 ;; esac
   why=$(sed -E 's/.*reason=//' <<<"$probe")
   if [ "$backend" = emulator ]; then
     steps+=("$b|${name}_emu|emulator")
   else
-    steps+=("$b|$name|$([ "$gpu" = 1 ] && echo gpu || echo cpu-only)")
+    if [ "$gpu" = 1 ]; then steps+=("$b|$name|gpu")
+    elif [ "$cpu" = 1 ]; then steps+=("$b|$name|cpu-only")
+    else skipped+=("$name: every column is a kernel, so without a GPU only ${name}_emu runs")
+    fi
     if [ "$gpu" != 1 ]; then
       no_gpu_names="${no_gpu_names:+$no_gpu_names, }$name"
       no_gpu_why=$(sed -E 's/^.* failed at [^ ]*:[0-9]+: //' <<<"$why")
@@ -73,7 +80,9 @@ estimate() { local e; e=$(grep -F "$1 " "$durations" 2>/dev/null | tail -n 1 | c
 total=${#steps[@]}
 declare -A took
 i=0
+redraw=${SIMTLAB_BENCH_REDRAW:-0} # 1: draw the charts of the CSVs already there, run nothing
 for step in "${steps[@]}"; do
+  [ "$redraw" = 1 ] && break
   i=$((i + 1))
   IFS='|' read -r b csvname kind <<<"$step"
   left=0
@@ -93,7 +102,7 @@ for step in "${steps[@]}"; do
   took[$csvname]=$(($(date +%s) - t0))
   [ "$rc" = 0 ] || { status=1; echo "bench: $csvname FAILED (exit $rc); see $out/$csvname.log"; }
 done
-{
+[ "$redraw" = 1 ] || {
   for k in "${!took[@]}"; do echo "$k ${took[$k]}"; done
 } >"$durations.new" && mv "$durations.new" "$durations"
 
@@ -153,6 +162,8 @@ draw() { # csv id title xlabel ylabel y logy series...
   local xs xfirst xstep
   xs=$(grep -E "^[0-9]+,($(tr ' ' '|' <<<"$cols"))," "$csv" | cut -d, -f1 | sort -nu | head -n 2 | tr '\n' ' ')
   xfirst=$(cut -d' ' -f1 <<<"$xs")
+  local rows # one row in all (a --quick run of one series): plot.gp gives it a y range
+  rows=$(grep -cE "^[0-9]+,($(tr ' ' '|' <<<"$cols"))," "$csv")
   xstep=$(awk '{ print ($2 > $1 && $1 > 0) ? int($2 / $1) : 0 }' <<<"$xs")
   labels=${labels#|}
   marks=$(grep "^# mark: $id;" "$csv" | sed "s/^# mark: $id;//" | tr ';' '|' | paste -sd';' -)
@@ -168,10 +179,17 @@ draw() { # csv id title xlabel ylabel y logy series...
   ylabel=$(printf '%s' "$ylabel" | safe)
   [ -n "$id" ] && base="$base-$id"
   for term in png svg; do
-    if gnuplot -e "csv='$csv'; out='$out/$base.$term'; term='$term'; title='$full'; subtitle='$where'; xfirst=${xfirst:-1}; xstep=${xstep:-0}; xlabel='$xlabel'; ylabel='$ylabel'; y='$y'; logy=$logy; series='$cols'; labels='$labels'; marks='$marks'" \
+    if gnuplot -e "csv='$csv'; out='$out/$base.$term'; term='$term'; title='$full'; subtitle='$where'; xfirst=${xfirst:-1}; xstep=${xstep:-0}; rows=${rows:-0}; xlabel='$xlabel'; ylabel='$ylabel'; y='$y'; logy=$logy; series='$cols'; labels='$labels'; marks='$marks'" \
         "$here/bench/plot.gp" 2>"$out/$base.$term.err"; then
-      charts+=("$out/$base.$term"); rm -f "$out/$base.$term.err"
+      charts+=("$out/$base.$term")
+      if [ -s "$out/$base.$term.err" ]; then # drawn, but gnuplot warned: kept, and said
+        echo "bench: gnuplot warned while drawing $out/$base.$term: $(head -n 3 "$out/$base.$term.err")"
+      else
+        rm -f "$out/$base.$term.err"
+      fi
     else
+      rm -f "$out/$base.$term" # no empty chart left behind: the .err says why
+      status=1
       echo "bench: gnuplot could not draw $out/$base.$term: $(head -n 3 "$out/$base.$term.err")"
     fi
   done
@@ -206,7 +224,8 @@ for step in "${steps[@]}"; do
   case $kind in gpu) where="GPU" ;; cpu-only) where="CPU only" ;; *) where="EMULATED" ;; esac
   # at the largest n of the first chart's columns (all, without charts): the fastest by rate
   first=$(grep -m1 '^# chart: ' "$csv" | awk -F';' '{print $NF}')
-  awk -F, -v name="$csvname" -v where="$where" -v first="${first:-*}" '
+  xname=$(grep -m1 '^# chart: ' "$csv" | awk -F';' '{split($3, w, " "); print w[1]}')
+  awk -F, -v name="$csvname" -v where="$where" -v first="${first:-*}" -v xname="${xname:-n}" '
     BEGIN { k = split(first, pat, " "); for (i = 1; i <= k; i++) { gsub(/\./, "\\.", pat[i]); gsub(/\*/, ".*", pat[i]); re = re (i > 1 ? "|" : "") "^(" pat[i] ")$" } }
     /^[0-9]+,/ && $2 ~ re { if ($1 + 0 > maxn) maxn = $1 + 0; n[NR] = $1 + 0; col[NR] = $2; rate[NR] = $6; unit[NR] = $7 }
     END {
@@ -216,10 +235,12 @@ for step in "${steps[@]}"; do
       for (a = 1; a <= k; a++) for (b = a + 1; b <= k; b++) if (v[b] + 0 > v[a] + 0) {
         t = c[a]; c[a] = c[b]; c[b] = t; t = v[a]; v[a] = v[b]; v[b] = t; t = u[a]; u[a] = u[b]; u[b] = t }
       for (a = 1; a <= k && a <= 5; a++) line = line sprintf("%s %.3g%s  ", c[a], v[a], (a == 1 ? " " u[a] : ""))
-      printf "%-24s %-9s n=2^%d: %s\n", name, where, log(maxn) / log(2) + 0.5, line
+      # the x of the first chart by its own name: n as a power of 2, k (03) as it is
+      if (xname == "n") printf "%-24s %-9s n=2^%d: %s\n", name, where, log(maxn) / log(2) + 0.5, line
+      else printf "%-24s %-9s %s=%g: %s\n", name, where, xname, maxn, line
     }' "$csv"
   awk '/^crossover/ { print; next } /^targets/ { t = 1; print; next } t && /^  / { print; next } { t = 0 }' \
-    "$out/$csvname.log" 2>/dev/null | head -n 5 | sed 's/^/    /' | cut -c1-150
+    "$out/$csvname.log" 2>/dev/null | head -n 5 | fold -s -w 146 | sed 's/^/    /'
 done
 while IFS= read -r line; do skipped+=("$line"); done < <(
   for step in "${steps[@]}"; do
@@ -229,13 +250,12 @@ while IFS= read -r line; do skipped+=("$line"); done < <(
 [ -n "$no_gpu_names" ] && skipped=("GPU columns of $no_gpu_names: $no_gpu_why" "${skipped[@]}")
 if [ ${#skipped[@]} -gt 0 ]; then
   echo "skipped:"
-  for s in "${skipped[@]}"; do echo "  $s" | cut -c1-160; done
+  for s in "${skipped[@]}"; do echo "$s" | fold -s -w 150 | sed '1s/^/  /; 2,$s/^/      /'; done
 fi
 echo "wrote: $out/{$(for step in "${steps[@]}"; do printf '%s,' "$(cut -d'|' -f2 <<<"$step")"; done | sed 's/,$//')}.csv and .log"
 if [ ${#charts[@]} -gt 0 ]; then
-  echo "charts (${#charts[@]}):"
-  printf '%s\n' "${charts[@]}" | grep '\.png$' | sed 's/^/  /' | head -n 12
-  echo "  (and the same as .svg)"
+  echo "charts ($(printf '%s\n' "${charts[@]}" | grep -c '\.png$'), each as .png and .svg):"
+  printf '%s\n' "${charts[@]}" | grep '\.png$' | sed 's/^/  /'
 fi
 echo "the emulator's own speed checks: make bench-emu"
 exit $status

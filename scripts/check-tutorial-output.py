@@ -29,6 +29,13 @@ it prints with the block (see CONTRIBUTING.md, "Quoted program output"):
   - `<!-- output: not checked: WHY -->` on the line before a block leaves it
     out (a GPU's output, which no test machine can produce); it is listed.
 
+Every other fenced block with no language is program output too, and must
+say why it is not run: `<!-- output: illustration: WHY -->` on the line
+before it (a table a tool prints from nvcc's SASS, say, which needs what a
+CPU-only machine lacks). Such blocks are listed; an unmarked one fails.
+Blocks that are not program output (a diagram, a folder layout) are fenced
+as ```text, and code as ```c, ```sh and so on.
+
 The program's own paths are written back as the page writes them: the
 build's bin folder as `build/bin`, the repository root as nothing.
 
@@ -67,6 +74,22 @@ def quoted_runs(text):
         lineno = text.count("\n", 0, m.start()) + 1
         runs.append((lineno, cmd, rest, opt.group(1) if opt else ""))
     return runs
+
+
+def output_blocks(text):
+    """[(line number, option)] of the fenced blocks with no language that are
+    not quoted runs: program output that is not run."""
+    found = []
+    for m in FENCE.finditer(text):
+        if not m.group(0).startswith("```\n"):
+            continue  # a language: code, or ```text
+        lines = m.group(1).splitlines()
+        if lines and lines[0].startswith("$ "):
+            continue
+        before = text[:m.start()].rstrip("\n").rsplit("\n", 1)[-1]
+        opt = OPTION.search(before)
+        found.append((text.count("\n", 0, m.start()) + 1, opt.group(1) if opt else ""))
+    return found
 
 
 def pattern(line, exact, vary=()):
@@ -243,6 +266,16 @@ def main(argv):
         for why in broken_references(page):
             bad += 1
             print("FAILED: %s: %s" % (name, why))
+        with open(page, encoding="utf-8") as fh:
+            for lineno, opt in output_blocks(fh.read()):
+                if opt.startswith("illustration:") and opt[len("illustration:"):].strip():
+                    skipped += 1
+                    print("illustration (not checked): %s:%d (%s)" % (name, lineno, opt))
+                else:
+                    bad += 1
+                    print("FAILED: %s:%d: a block of program output that is neither a quoted run (`$ command` "
+                          "on its first line) nor marked <!-- output: illustration: WHY --> (a block that is "
+                          "not output is fenced as ```text)" % (name, lineno))
         for lineno, cmd, want, opt in runs:
             where = "%s:%d" % (name, lineno)
             exact, vary, skip = options(opt)

@@ -20,10 +20,21 @@ if [ "${SIMTLAB_WITH_CUOBJDUMP:-0}" = 1 ]; then
   fi
 fi
 
+# The notebook's check (tests/notebook_test.sh, CTest label "notebook") runs
+# tutorial/notebook.ipynb with papermill; only when asked,
+# SIMTLAB_WITH_NOTEBOOK=1 installs papermill and ipykernel from PyPI (CI does).
+if [ "${SIMTLAB_WITH_NOTEBOOK:-0}" = 1 ] && ! python3 -c 'import papermill, ipykernel' >/dev/null 2>&1; then
+  echo "simtlab: installing papermill and ipykernel (pip), for the notebook's check"
+  python3 -m pip install --quiet papermill ipykernel ||
+    echo "simtlab: pip could not install papermill; the notebook's check will skip" >&2
+fi
+
 # libthrust-dev, libcub-dev: Debian's header-only Thrust 1.17, which the
 # emulator builds Thrust programs with (emu/README.md, "Thrust and NVTX").
+# bubblewrap: the sandbox make grade-class builds and runs student code in
+# (scripts/sandbox.py); its tests skip, saying why, where it cannot start.
 packages=(libcriterion-dev gnuplot-nox libopenblas-dev libboost-context-dev pkg-config cmake g++ make
-          libthrust-dev libcub-dev)
+          libthrust-dev libcub-dev bubblewrap)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -309,3 +309,38 @@ Test(core, a_copy_from_or_into_bad_host_memory_fails_naming_the_argument)
     cr_assert_str_eq(literal, "a string literal");
     cr_assert_eq(sl_free_device(d), SL_OK, "%s", sl_last_error());
 }
+
+/* A message longer than the last-error buffer ends at a whole word and says
+ * it was cut; one of a few thousand characters (a launch failure quoting the
+ * emulator's diagnostic at a long checkout path) is kept whole. */
+Test(core, a_long_message_is_kept_whole_and_a_longer_one_is_cut_at_a_word_with_a_marker)
+{
+    enum { words = 4000 };
+    static char text[words * 7 + 1];
+    size_t len = 0;
+    for (int i = 0; i < words; i++)
+        len += (size_t)sprintf(text + len, "w%04d ", i); /* "w0000 w0001 ..." */
+    text[len - 1] = '\0';
+
+    /* 3000 characters: whole */
+    char shorter[3001];
+    memcpy(shorter, text, 3000);
+    shorter[3000] = '\0';
+    sl_fail(SL_ERR_CUDA, "%s", shorter);
+    cr_expect_str_eq(sl_last_error(), shorter);
+
+    /* 28000 characters: cut after a whole word, with the marker */
+    sl_fail(SL_ERR_CUDA, "%s", text);
+    const char *got = sl_last_error();
+    const char *marker = " [... message cut]";
+    size_t glen = strlen(got), mlen = strlen(marker);
+    cr_assert_gt(glen, 1000u, "the cut message keeps what fits: %zu characters", glen);
+    cr_assert_lt(glen, sizeof text);
+    cr_assert_str_eq(got + glen - mlen, marker, "the cut message ends with the marker: ...%s",
+                     got + glen - 40);
+    size_t kept = glen - mlen;
+    cr_expect_eq(strncmp(got, text, kept), 0, "what is kept is the message's start");
+    cr_expect_eq(text[kept], ' ', "the cut falls between words, not inside one (kept %zu characters)",
+                 kept);
+    sl_clear_error();
+}

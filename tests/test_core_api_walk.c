@@ -10,6 +10,7 @@
  * this file does not name, so the walk cannot go stale. */
 #include <criterion/criterion.h>
 #include <limits.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -500,5 +501,322 @@ Test(api_walk, misaligned_device, .init = setup_device, .fini = teardown_device)
     BAD(sl_transpose_device(dx, 4, 4, 4, misaligned(dz), 4, NULL, &kms), "out");
     BAD(sl_tgemm_device(SL_TGEMM_F16, 16, 16, 16, (uint16_t *)dx, (uint16_t *)dy, misaligned(dz), NULL, &kms), "c");
     BAD(sl_vendor_tgemm_device(SL_TGEMM_F16, 16, 16, 16, (uint16_t *)dx, (uint16_t *)dy, misaligned(dz), &kms), "c");
+    cr_expect_eq(walk_failures, 0, "%d calls misbehaved (listed above)", walk_failures);
+}
+
+/* ==== WRONG POINTERS (issue 26) ==============================================
+ * Every public function that takes a pointer, given a device buffer where
+ * host memory belongs (each host-side argument in turn: arrays, results,
+ * opts, report, kernel_ms), a freed device buffer, and an output that
+ * overlaps an input. Each must return a status that is not SL_OK and a
+ * message naming the argument ("name = 0x..." or both names of an
+ * overlap); none may crash. The value-returning functions give their
+ * documented bad answer and the message. tests/api_walk_coverage.py fails
+ * when a public function with a pointer parameter is not called below this
+ * line. */
+
+/* A device pointer given where host memory belongs: "name = ... is device memory". */
+#define DEV_BAD(call, name) BAD(call, name " = ")
+
+/* freed device buffers: one of this library's, one from cudaMalloc/cudaFree */
+static float *dfreed;
+
+static sl_status run_nothing(void *ctx)
+{
+    (void)ctx;
+    return SL_OK;
+}
+
+static sl_status time_nothing(void *ctx, double *ms)
+{
+    (void)ctx;
+    *ms = 0.0;
+    return SL_OK;
+}
+
+static void setup_device_and_freed(void)
+{
+    setup_device();
+    cr_assert_eq(sl_alloc_device(&dfreed, N * sizeof(float)), SL_OK, "%s", sl_last_error());
+    cr_assert_eq(sl_free_device(dfreed), SL_OK, "%s", sl_last_error());
+}
+
+Test(api_walk, wrong_pointers_core_and_occupancy, .init = setup_device_and_freed, .fini = teardown_device)
+{
+    void *any = dx;
+    DEV_BAD(sl_device_query(0, (sl_device_info *)dbytes), "info");
+    BAD(sl_alloc_device_at((void **)dbytes, 64, __FILE__, __LINE__), "ptr");
+    BAD(sl_alloc_pinned_at((void **)dbytes, 64, __FILE__, __LINE__), "ptr");
+    BAD(sl_free_device_at(hx, __FILE__, __LINE__), "not a live device allocation");
+    BAD(sl_free_device_at(dfreed, __FILE__, __LINE__), "double free");
+    BAD(sl_free_pinned_at(dx, __FILE__, __LINE__), "not a live pinned allocation");
+    DEV_BAD(sl_time_repeat(time_nothing, NULL, 0, 1, (sl_stats *)dbytes), "stats");
+    DEV_BAD(sl_poison_f32(dx, N), "p");
+    BAD(sl_poison_f32(dfreed, N), "was freed");
+    DEV_BAD(sl_fill_uniform_f32(dx, N, 1, 0.0f, 1.0f), "p");
+    DEV_BAD(sl_seed_from_env((uint64_t *)dbytes), "seed");
+    DEV_BAD(sl_copy_to_device(dx, dy, 64), "src_host");
+    DEV_BAD(sl_copy_to_host(dx, dy, 64), "dst_host");
+    BAD(sl_copy_to_host(hx, dfreed, 64), "was freed");
+    BAD(sl_copy_to_device(dfreed, hx, 64), "was freed");
+    BAD(sl_fill_bytes_device(dfreed, 0, 64), "was freed");
+    DEV_BAD(sl_copy_device_to_device_timed(dx, dy, 64, (double *)dbytes), "ms");
+    BAD(sl_copy_device_to_device_timed(dx, dx + 1, 64, &kms), "overlap");
+    DEV_BAD(sl_modelled_end((sl_modelled *)dbytes), "out");
+    DEV_BAD(sl_modelled_run(run_nothing, NULL, (sl_modelled *)dbytes), "out");
+    DEV_BAD(sl_arch_limits_get(80, (sl_arch_limits *)dbytes), "out");
+    DEV_BAD(sl_occupancy_calc(80, 256, 32, 0, 0, (sl_occupancy *)dbytes), "out");
+    DEV_BAD(sl_cuda_versions((int *)dbytes, &(int){0}), "driver");
+    DEV_BAD(sl_device_kernel_image(0, &(int){0}, (int *)dbytes), "ptx_version");
+    DEV_BAD(sl_errors_case_parse("oob", (sl_errors_case *)dbytes), "out");
+    DEV_BAD(sl_errors_case_parse((const char *)dbytes, &(sl_errors_case){0}), "name");
+    DEV_BAD(sl_errors_run(SL_ERRORS_OOM, (sl_errors_outcome *)dbytes), "out");
+    BAD(sl_errors_check_host_readable(any, "d_any"), "d_any");
+    DEV_BAD(sl_tgemm_tile_of(1, (int *)dbytes, NULL, NULL, NULL), "bm");
+    /* value-returning and void functions: the bad answer, and the message */
+    sl_check ck = sl_compare_f32(dx, hd, N, 1e-6);
+    cr_expect(!ck.passed && strstr(sl_last_error(), "got = "), "%s", sl_last_error());
+    ck = sl_compare_f32(hx, (const double *)dbytes, N / 2, 1e-6);
+    cr_expect(!ck.passed && strstr(sl_last_error(), "ref = "), "%s", sl_last_error());
+    cr_expect_eq(sl_rng_next((uint64_t *)dbytes), 0);
+    cr_expect(strstr(sl_last_error(), "state"), "%s", sl_last_error());
+    long long ll = 0;
+    char prog[] = "prog", five[] = "5";
+    char *argv[] = {prog, five, NULL};
+    cr_expect_eq(sl_arg_ll(2, argv, 1, 0, 0, 10, (long long *)dbytes), 0);
+    cr_expect(strstr(sl_last_error(), "out = "), "%s", sl_last_error());
+    cr_expect_eq(sl_arg_ll(3, argv, 2, 0, 0, 10, &ll), 0, "a NULL argv entry is no integer");
+    sl_report_begin((sl_report *)dbytes, 1, 256);
+    cr_expect(strstr(sl_last_error(), "report = "), "%s", sl_last_error());
+    sl_report_print((const sl_report *)dbytes, stderr);
+    cr_expect(strstr(sl_last_error(), "report = "), "%s", sl_last_error());
+    cr_expect_eq(sl_alloc_report_leaks((FILE *)dbytes), 0);
+    cr_expect(strstr(sl_last_error(), "out = "), "%s", sl_last_error());
+    cr_expect_not_null(sl_occupancy_archs((size_t *)dbytes));
+    cr_expect(strstr(sl_last_error(), "count = "), "%s", sl_last_error());
+    cr_expect_str_eq(sl_occupancy_limits_text(1u, (char *)dbytes, 16), "");
+    cr_expect(strstr(sl_last_error(), "buf = "), "%s", sl_last_error());
+    cr_expect(isnan(sl_reduce_sum_cpu_f64(dx, N)) && strstr(sl_last_error(), "x = "), "%s", sl_last_error());
+    cr_expect(isnan(sl_reduce_sum_cpu_f64_omp(dfreed, N)) && strstr(sl_last_error(), "was freed"), "%s",
+              sl_last_error());
+    cr_expect(isnan(sl_reduce_sum_cpu_pairwise(dx, N)) && strstr(sl_last_error(), "x = "), "%s", sl_last_error());
+    cr_expect(isnan(sl_reduce_sum_cpu_pairwise_omp(dx, N)) && strstr(sl_last_error(), "x = "), "%s",
+              sl_last_error());
+    sl_clear_error();
+    cr_expect_eq(walk_failures, 0, "%d calls misbehaved (listed above)", walk_failures);
+}
+
+Test(api_walk, wrong_pointers_vector_add_and_pays, .init = setup_device_and_freed, .fini = teardown_device)
+{
+    sl_opts *dopts = (sl_opts *)dbytes;
+    double *dms = (double *)dbytes;
+    sl_request req = {.offset = 0, .count = 4, .scale = 1.0f, .bias = 0.0f};
+    DEV_BAD(sl_vector_add(dx, hy, hz, N, NULL, NULL), "a");
+    DEV_BAD(sl_vector_add(hx, hy, dz, N, NULL, NULL), "c");
+    DEV_BAD(sl_vector_add(hx, hy, hz, N, dopts, NULL), "opts");
+    DEV_BAD(sl_vector_add(hx, hy, hz, N, NULL, (sl_report *)dbytes), "report");
+    BAD(sl_vector_add(hx, dfreed, hz, N, NULL, NULL), "was freed");
+    DEV_BAD(sl_vector_add_cpu(hx, dy, hz, N), "b");
+    DEV_BAD(sl_vector_add_cpu_omp(hx, hy, dz, N), "c");
+    BAD(sl_vector_add_cpu(hx, hy, hx, N), "overlap");
+    BAD(sl_vector_add_cpu_omp(hx, hy, hy + 1, N - 1), "overlap");
+    DEV_BAD(sl_vector_add_device(dx, dy, dz, N, dopts, &kms), "opts");
+    DEV_BAD(sl_vector_add_device(dx, dy, dz, N, NULL, dms), "kernel_ms");
+    BAD(sl_vector_add_device(dfreed, dy, dz, N, NULL, &kms), "was freed");
+    BAD(sl_vector_add_device(dx, dy, dy, N, NULL, &kms), "overlap");
+    DEV_BAD(sl_vendor_saxpy_device(1.0f, dx, dy, N, dms), "kernel_ms");
+    BAD(sl_vendor_saxpy_device(1.0f, dx, dfreed, N, &kms), "was freed");
+    BAD(sl_vendor_saxpy_device(1.0f, dx, dx, N, &kms), "overlap");
+    DEV_BAD(sl_pays_cpu(SL_PAYS_SAXPY, 1.0f, dx, hy, hz, N), "x");
+    DEV_BAD(sl_pays_cpu_omp(SL_PAYS_SAXPY, 1.0f, hx, hy, dz, N), "out");
+    BAD(sl_pays_cpu(SL_PAYS_SAXPY, 1.0f, hx, hy, hy, N), "overlap");
+    DEV_BAD(sl_pays_device(SL_PAYS_SAXPY, 1.0f, dx, dy, dz, N, dms), "kernel_ms");
+    BAD(sl_pays_device(SL_PAYS_SAXPY, 1.0f, dx, dy, dx, N, &kms), "overlap");
+    BAD(sl_pays_device(SL_PAYS_SAXPY, 1.0f, dx, dfreed, dz, N, &kms), "was freed");
+    DEV_BAD(sl_pays_round_trip(SL_PAYS_SAXPY, 1.0f, dx, hy, hz, N, dx, dy, dz, &kms), "x");
+    DEV_BAD(sl_pays_round_trip(SL_PAYS_SAXPY, 1.0f, hx, hy, dz, N, dx, dy, dz, &kms), "out");
+    DEV_BAD(sl_pays_round_trip(SL_PAYS_SAXPY, 1.0f, hx, hy, hz, N, dx, dy, dz, dms), "ms");
+    BAD(sl_pays_round_trip(SL_PAYS_SAXPY, 1.0f, hx, hy, hz, N, dx, dx, dz, &kms), "overlap");
+    BAD(sl_pays_round_trip(SL_PAYS_SAXPY, 1.0f, hx, hy, hz, N, dx, dy, dfreed, &kms), "was freed");
+    BAD(sl_pays_round_trip(SL_PAYS_SAXPY, 1.0f, hx, hy, hz, SIZE_MAX / 2, dx, dy, dz, &kms), "n");
+    DEV_BAD(sl_pays_copy_timed(dx, dy, 64, 1, &kms), "host");
+    DEV_BAD(sl_pays_copy_timed(dx, hy, 64, 1, dms), "ms");
+    BAD(sl_pays_copy_timed(dfreed, hy, 64, 1, &kms), "was freed");
+    DEV_BAD(sl_launch_overhead(SL_LAUNCH_ASYNC, 10, dms), "ms");
+    DEV_BAD(sl_requests_device(SL_BATCH_ONE_BY_ONE, dx, dz, N, (sl_request *)dbytes, 1, NULL, &kms), "list");
+    DEV_BAD(sl_requests_device(SL_BATCH_ONE_BY_ONE, dx, dz, N, &req, 1, NULL, dms), "ms");
+    BAD(sl_requests_device(SL_BATCH_ONE_BY_ONE, dx, dx, N, &req, 1, NULL, &kms), "overlap");
+    BAD(sl_requests_device(SL_BATCH_ONE_LAUNCH, dx, dz, N, &req, 1, (sl_request *)dz, &kms), "overlap");
+    BAD(sl_requests_device(SL_BATCH_ONE_LAUNCH, dx, dz, N, &req, 1, (sl_request *)dfreed, &kms), "was freed");
+    DEV_BAD(sl_requests_cpu(dx, hz, N, &req, 1), "in");
+    DEV_BAD(sl_requests_cpu(hx, hz, N, (sl_request *)dbytes, 1), "list");
+    BAD(sl_requests_cpu(hx, hx, N, &req, 1), "overlap");
+    DEV_BAD(sl_overlap_run(dx, hy, N, 4, 2, 2, dx, dy, &kms), "x");
+    DEV_BAD(sl_overlap_run(hx, hy, N, 4, 2, 2, dx, dy, dms), "ms");
+    BAD(sl_overlap_run(hx, hy, N, 4, 2, 2, dx, dx, &kms), "overlap");
+    BAD(sl_overlap_run(hx, hx + 1, N - 1, 4, 2, 2, dx, dy, &kms), "overlap");
+    BAD(sl_overlap_run(hx, hy, N, 4, 2, 2, dfreed, dy, &kms), "was freed");
+    BAD(sl_overlap_run(hx, hy, SIZE_MAX, 4, 2, 2, dx, dy, &kms), "n");
+    DEV_BAD(sl_poly_cpu(hx, dy, N, 4), "y");
+    DEV_BAD(sl_poly_cpu_omp(dx, hy, N, 4), "x");
+    BAD(sl_poly_cpu(hx, hx, N, 4), "overlap");
+    cr_expect_eq(walk_failures, 0, "%d calls misbehaved (listed above)", walk_failures);
+}
+
+Test(api_walk, wrong_pointers_divergence_and_reduce, .init = setup_device_and_freed, .fini = teardown_device)
+{
+    sl_opts *dopts = (sl_opts *)dbytes;
+    double *dms = (double *)dbytes;
+    uint32_t *dux = (uint32_t *)dx, *duy = (uint32_t *)dy;
+    const sl_divergence_params *dparams = (const sl_divergence_params *)dbytes;
+    sl_modelled m;
+    sl_divergence_warp warp;
+    float s, v;
+    double sd;
+    long long sl;
+    size_t idx;
+    DEV_BAD(sl_divergence(dux, hu2, N, NULL, NULL, NULL), "x");
+    DEV_BAD(sl_divergence(hu, duy, N, NULL, NULL, NULL), "out");
+    DEV_BAD(sl_divergence(hu, hu2, N, dparams, NULL, NULL), "params");
+    DEV_BAD(sl_divergence(hu, hu2, N, NULL, dopts, NULL), "opts");
+    DEV_BAD(sl_divergence(hu, hu2, N, NULL, NULL, (sl_report *)dbytes), "report");
+    DEV_BAD(sl_divergence_device(dux, duy, N, dparams, NULL, &kms), "params");
+    DEV_BAD(sl_divergence_device(dux, duy, N, NULL, dopts, &kms), "opts");
+    DEV_BAD(sl_divergence_device(dux, duy, N, NULL, NULL, dms), "kernel_ms");
+    BAD(sl_divergence_device(dux, dux, N, NULL, &(sl_opts){.version = 1}, &kms), "overlap");
+    BAD(sl_divergence_device((uint32_t *)dfreed, duy, N, NULL, &(sl_opts){.version = 1}, &kms), "was freed");
+    DEV_BAD(sl_divergence_cpu(dux, hu2, N, NULL, 1), "x");
+    DEV_BAD(sl_divergence_cpu(hu, hu2, N, dparams, 1), "params");
+    BAD(sl_divergence_cpu(hu, hu, N, NULL, 1), "overlap");
+    BAD(sl_divergence_cpu(hu, hu2, (size_t)UINT32_MAX + 1, NULL, 1), "n");
+    DEV_BAD(sl_divergence_modelled(dux, N, NULL, NULL, &m), "x");
+    DEV_BAD(sl_divergence_modelled(hu, N, dparams, NULL, &m), "params");
+    DEV_BAD(sl_divergence_modelled(hu, N, NULL, dopts, &m), "opts");
+    DEV_BAD(sl_divergence_modelled(hu, N, NULL, NULL, (sl_modelled *)dbytes), "out");
+    DEV_BAD(sl_divergence_warps(dux, N, NULL, NULL, 0, 1, &warp), "x");
+    DEV_BAD(sl_divergence_warps(hu, N, dparams, NULL, 0, 1, &warp), "params");
+    DEV_BAD(sl_divergence_warps(hu, N, NULL, dopts, 0, 1, &warp), "opts");
+    DEV_BAD(sl_divergence_warps(hu, N, NULL, NULL, 0, 1, (sl_divergence_warp *)dbytes), "warp");
+    DEV_BAD(sl_reduce_sum_f32(dx, N, &s, NULL, NULL), "x");
+    DEV_BAD(sl_reduce_sum_f32(hx, N, (float *)dbytes, NULL, NULL), "sum");
+    DEV_BAD(sl_reduce_sum_f32(hx, N, &s, dopts, NULL), "opts");
+    DEV_BAD(sl_reduce_sum_f32(hx, N, &s, NULL, (sl_report *)dbytes), "report");
+    BAD(sl_reduce_sum_f32(dfreed, N, &s, NULL, NULL), "was freed");
+    DEV_BAD(sl_reduce_sum_f32_f64acc(hx, N, (double *)dbytes, NULL, NULL), "sum");
+    DEV_BAD(sl_reduce_sum_i32((int *)dx, N, &sl, NULL, NULL), "x");
+    DEV_BAD(sl_reduce_max_f32(hx, N, (float *)dbytes, NULL, NULL), "max");
+    DEV_BAD(sl_reduce_argmax_f32(hx, N, (size_t *)dbytes, &v, NULL, NULL), "index");
+    DEV_BAD(sl_reduce_argmax_f32(hx, N, &idx, (float *)dbytes, NULL, NULL), "value");
+    DEV_BAD(sl_reduce_sum_f32_device(dx, N, (float *)dbytes, NULL, &kms), "sum");
+    DEV_BAD(sl_reduce_sum_f32_device(dx, N, &s, dopts, &kms), "opts");
+    DEV_BAD(sl_reduce_sum_f32_device(dx, N, &s, NULL, dms), "kernel_ms");
+    BAD(sl_reduce_sum_f32_device(dfreed, N, &s, NULL, &kms), "was freed");
+    DEV_BAD(sl_reduce_sum_f32_f64acc_device(dx, N, &sd, NULL, dms), "kernel_ms");
+    DEV_BAD(sl_reduce_sum_i32_device((int *)dx, N, (long long *)dbytes, NULL, &kms), "sum");
+    DEV_BAD(sl_reduce_max_f32_device(dx, N, (float *)dbytes, NULL, &kms), "max");
+    DEV_BAD(sl_reduce_argmax_f32_device(dx, N, (size_t *)dbytes, &v, NULL, &kms), "index");
+    DEV_BAD(sl_reduce_argmax_f32_device(dx, N, &idx, (float *)dbytes, NULL, &kms), "value");
+    DEV_BAD(sl_vendor_reduce_sum_f32_device(dx, N, (float *)dbytes, &kms), "sum");
+    DEV_BAD(sl_vendor_reduce_max_f32_device(dx, N, &v, dms), "kernel_ms");
+    DEV_BAD(sl_vendor_reduce_argmax_f32_device(dx, N, (size_t *)dbytes, &v, &kms), "index");
+    DEV_BAD(sl_vendor_sasum_device(dx, N, (float *)dbytes, &kms), "sum");
+    BAD(sl_vendor_sasum_device(dfreed, N, &s, &kms), "was freed");
+    DEV_BAD(sl_reduce_modelled(1, N, 0, (sl_modelled *)dbytes), "out");
+    cr_expect_eq(walk_failures, 0, "%d calls misbehaved (listed above)", walk_failures);
+}
+
+Test(api_walk, wrong_pointers_sgemm_transpose_and_tensor_gemm, .init = setup_device_and_freed,
+     .fini = teardown_device)
+{
+    sl_opts *dopts = (sl_opts *)dbytes;
+    double *dms = (double *)dbytes;
+    uint16_t *dh = (uint16_t *)dx, *dh2 = (uint16_t *)dy;
+    int best;
+    DEV_BAD(sl_sgemm(4, 4, 4, 1.0f, dx, 4, hy, 4, 0.0f, hz, 4, NULL, NULL), "a");
+    DEV_BAD(sl_sgemm(4, 4, 4, 1.0f, hx, 4, dy, 4, 0.0f, hz, 4, NULL, NULL), "b");
+    DEV_BAD(sl_sgemm(4, 4, 4, 1.0f, hx, 4, hy, 4, 0.0f, dz, 4, NULL, NULL), "c");
+    DEV_BAD(sl_sgemm(4, 4, 4, 1.0f, hx, 4, hy, 4, 0.0f, hz, 4, dopts, NULL), "opts");
+    DEV_BAD(sl_sgemm(4, 4, 4, 1.0f, hx, 4, hy, 4, 0.0f, hz, 4, NULL, (sl_report *)dbytes), "report");
+    BAD(sl_sgemm(4, 4, 4, 1.0f, hx, 4, dfreed, 4, 0.0f, hz, 4, NULL, NULL), "was freed");
+    DEV_BAD(sl_sgemm_device(4, 4, 4, 1.0f, dx, 4, dy, 4, 0.0f, dz, 4, dopts, &kms), "opts");
+    DEV_BAD(sl_sgemm_device(4, 4, 4, 1.0f, dx, 4, dy, 4, 0.0f, dz, 4, NULL, dms), "kernel_ms");
+    BAD(sl_sgemm_device(4, 4, 4, 1.0f, dx, 4, dy, 4, 0.0f, dx, 4, NULL, &kms), "overlap");
+    BAD(sl_sgemm_device(4, 4, 4, 1.0f, dx, 4, dy, 4, 0.0f, dy + 3, 4, NULL, &kms), "overlap");
+    BAD(sl_sgemm_device(4, 4, 4, 1.0f, dfreed, 4, dy, 4, 0.0f, dz, 4, NULL, &kms), "was freed");
+    BAD(sl_sgemm_device(SIZE_MAX / 2, 4, 4, 1.0f, dx, 4, dy, 4, 0.0f, dz, 4, NULL, &kms), "m");
+    DEV_BAD(sl_vendor_sgemm_device(4, 4, 4, 1.0f, dx, 4, dy, 4, 0.0f, dz, 4, dms), "kernel_ms");
+    BAD(sl_vendor_sgemm_device(4, 4, 4, 1.0f, dx, 4, dy, 4, 0.0f, dy, 4, &kms), "overlap");
+    BAD(sl_vendor_sgemm_device(4, 4, 4, 1.0f, dx, 4, dy, 4, 0.0f, dfreed, 4, &kms), "was freed");
+    DEV_BAD(sl_sgemm_cpu_naive(4, 4, 4, 1.0f, dx, 4, hy, 4, 0.0f, hz, 4), "a");
+    DEV_BAD(sl_sgemm_cpu_blocked(4, 4, 4, 1.0f, hx, 4, dy, 4, 0.0f, hz, 4), "b");
+    DEV_BAD(sl_sgemm_cpu_openblas(4, 4, 4, 1.0f, hx, 4, hy, 4, 0.0f, dz, 4), "c");
+    BAD(sl_sgemm_cpu_naive(4, 4, 4, 1.0f, hx, 4, hy, 4, 0.0f, hx, 4), "overlap");
+    BAD(sl_sgemm_cpu_blocked(4, 4, 4, 1.0f, hx, 4, hy, 4, 1.0f, hy + 2, 4), "overlap");
+    BAD(sl_sgemm_cpu_openblas(4, 4, 4, 1.0f, hx, 4, hy, 4, 0.0f, hx + 15, 4), "overlap");
+    BAD(sl_sgemm_cpu_openblas(4, 4, 4, 1.0f, hx, 4, hy, 4, 0.0f, dfreed, 4), "was freed");
+    DEV_BAD(sl_sgemm_v7_autotune(64, 64, 64, (int *)dbytes, NULL), "best");
+    DEV_BAD(sl_sgemm_v7_autotune(64, 64, 64, &best, dms), "ms_each");
+    DEV_BAD(sl_sgemm_modelled(1, 64, 64, 64, (sl_sgemm_model *)dbytes), "model");
+    DEV_BAD(sl_transpose(dx, 4, 4, 4, hz, 4, NULL, NULL), "in");
+    DEV_BAD(sl_transpose(hx, 4, 4, 4, dz, 4, NULL, NULL), "out");
+    DEV_BAD(sl_transpose(hx, 4, 4, 4, hz, 4, dopts, NULL), "opts");
+    DEV_BAD(sl_transpose(hx, 4, 4, 4, hz, 4, NULL, (sl_report *)dbytes), "report");
+    DEV_BAD(sl_transpose_device(dx, 4, 4, 4, dz, 4, dopts, &kms), "opts");
+    DEV_BAD(sl_transpose_device(dx, 4, 4, 4, dz, 4, NULL, dms), "kernel_ms");
+    BAD(sl_transpose_device(dx, 4, 4, 4, dx, 4, NULL, &kms), "overlap");
+    BAD(sl_transpose_device(dx, 4, 4, 4, dfreed, 4, NULL, &kms), "was freed");
+    DEV_BAD(sl_transpose_cpu(hx, 4, 4, 4, dz, 4), "out");
+    BAD(sl_transpose_cpu(hx, 4, 4, 4, hx + 3, 4), "overlap");
+    BAD(sl_transpose_cpu(hx, SIZE_MAX / 2, 4, 4, hz, SIZE_MAX / 2), "rows");
+    DEV_BAD(sl_transpose_modelled(1, 64, 64, (sl_transpose_model *)dbytes), "model");
+    DEV_BAD(sl_tgemm(SL_TGEMM_F16, 16, 16, 16, dh, hh, hz, NULL, NULL), "a");
+    DEV_BAD(sl_tgemm(SL_TGEMM_F16, 16, 16, 16, hh, dh, hz, NULL, NULL), "b");
+    DEV_BAD(sl_tgemm(SL_TGEMM_F16, 16, 16, 16, hh, hh, dz, NULL, NULL), "c");
+    DEV_BAD(sl_tgemm(SL_TGEMM_F16, 16, 16, 0, hh, hh, dz, NULL, NULL), "c");
+    DEV_BAD(sl_tgemm(SL_TGEMM_F16, 16, 16, 16, hh, hh, hz, dopts, NULL), "opts");
+    DEV_BAD(sl_tgemm(SL_TGEMM_F16, 16, 16, 16, hh, hh, hz, NULL, (sl_report *)dbytes), "report");
+    DEV_BAD(sl_tgemm_device(SL_TGEMM_F16, 16, 16, 16, dh, dh2, dz, dopts, &kms), "opts");
+    DEV_BAD(sl_tgemm_device(SL_TGEMM_F16, 16, 16, 16, dh, dh2, dz, NULL, dms), "kernel_ms");
+    sl_opts v1 = {.version = 1}; /* 16 x 16 tiles: 16 needs no padding */
+    BAD(sl_tgemm_device(SL_TGEMM_F16, 16, 16, 16, dh, dh2, dx, &v1, &kms), "overlap");
+    BAD(sl_tgemm_device(SL_TGEMM_F16, 16, 16, 16, dh, (uint16_t *)dfreed, dz, &v1, &kms), "was freed");
+    DEV_BAD(sl_vendor_tgemm_device(SL_TGEMM_F16, 16, 16, 16, dh, dh2, dz, dms), "kernel_ms");
+    BAD(sl_vendor_tgemm_device(SL_TGEMM_F16, 16, 16, 16, dh, dh2, dy, &kms), "overlap");
+    DEV_BAD(sl_tgemm_modelled(1, 64, 64, 64, (sl_tgemm_model *)dbytes), "model");
+    DEV_BAD(sl_tgemm_round(SL_TGEMM_F16, dx, hh, N), "in");
+    DEV_BAD(sl_tgemm_round(SL_TGEMM_F16, hx, dh, N), "out");
+    BAD(sl_tgemm_round(SL_TGEMM_F16, hx, (uint16_t *)hx, N), "overlap");
+    DEV_BAD(sl_tgemm_widen(SL_TGEMM_F16, dh, hx, N / 2), "in");
+    DEV_BAD(sl_tgemm_widen(SL_TGEMM_F16, hh, dx, N), "out");
+    BAD(sl_tgemm_widen(SL_TGEMM_BF16, hh, (float *)hh, N / 2), "overlap");
+    BAD(sl_tgemm_widen(SL_TGEMM_BF16, hh, dfreed, N / 2), "was freed");
+    DEV_BAD(sl_tgemm_cpu_reference(SL_TGEMM_F16, 16, 16, 16, dh, hh, hd), "a");
+    DEV_BAD(sl_tgemm_cpu_reference(SL_TGEMM_F16, 16, 16, 16, hh, dh, hd), "b");
+    DEV_BAD(sl_tgemm_cpu_reference(SL_TGEMM_F16, 16, 16, 16, hh, hh, (double *)dz), "c");
+    BAD(sl_tgemm_cpu_reference(SL_TGEMM_F16, 16, 16, 16, hh, hh, (double *)hh), "overlap");
+    BAD(sl_tgemm_cpu_reference(SL_TGEMM_F16, (size_t)1 << 31, (size_t)1 << 31, 1, hh, hh, hd), "c (m x n");
+    cr_expect_eq(walk_failures, 0, "%d calls misbehaved (listed above)", walk_failures);
+}
+
+/* Sizes that are zero where nothing can be computed, for the functions
+ * whose header says so (elsewhere n = 0 is a no-op, ZERO above). */
+Test(api_walk, zero_where_zero_is_invalid, .init = setup_device, .fini = teardown_device)
+{
+    size_t idx;
+    float v;
+    sl_modelled m;
+    sl_divergence_warp warp;
+    sl_tgemm_model tm;
+    BAD(sl_reduce_argmax_f32(hx, 0, &idx, &v, NULL, NULL), "n is 0");
+    BAD(sl_reduce_argmax_f32_device(dx, 0, &idx, &v, NULL, &kms), "n is 0");
+    BAD(sl_vendor_reduce_argmax_f32_device(dx, 0, &idx, &v, &kms), "n is 0");
+    BAD(sl_reduce_modelled(1, 0, 0, &m), "n is 0");
+    BAD(sl_divergence_modelled(hu, 0, NULL, NULL, &m), "n is 0");
+    BAD(sl_divergence_warps(hu, N, NULL, NULL, 0, 0, &warp), "count = 0");
+    BAD(sl_tgemm_modelled(1, 0, 64, 64, &tm), "at least 1");
+    BAD(sl_vendor_tgemm_device(SL_TGEMM_F16, 16, 16, 0, (uint16_t *)dx, (uint16_t *)dy, dz, &kms), "k = 0");
+    BAD(sl_time_repeat(time_nothing, NULL, 0, 0, &(sl_stats){0}), "runs = 0");
+    BAD(sl_launch_overhead(SL_LAUNCH_ASYNC, 0, &kms), "count = 0");
+    BAD(sl_overlap_run(hx, hy, N, 4, 2, 0, dx, dy, &kms), "streams = 0");
     cr_expect_eq(walk_failures, 0, "%d calls misbehaved (listed above)", walk_failures);
 }

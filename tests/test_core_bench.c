@@ -60,6 +60,18 @@ Test(bench_harness, rotation_exceeds_twice_the_l2)
     cr_assert_eq(bench_rotation(&env, l2), 2);
 }
 
+/* The emulator has no L2 to defeat, and each live allocation costs every
+ * emulated launch (its checks open and close them all): one copy. */
+Test(bench_harness, the_emulator_rotates_no_copies)
+{
+    bench_env env;
+    memset(&env, 0, sizeof env);
+    env.device_info.l2_bytes = 50 << 20;
+    env.emulated = 1;
+    for (size_t bytes = 1024; bytes < ((size_t)1 << 30); bytes *= 7)
+        cr_assert_eq(bench_rotation(&env, bytes), 1, "%zu bytes", bytes);
+}
+
 Test(bench_harness, short_cpu_calls_are_timed_in_batches)
 {
     cr_assert_eq(bench_host_repeat(1.0), 1);

@@ -19,7 +19,10 @@ include(${CMAKE_CURRENT_LIST_DIR}/SimtlabThrust.cmake)
 # before: no hook is compiled into any kernel.
 option(SIMTLAB_EMU_PROFILE "Instrument emulator builds of .cu files for the SIMT counters" OFF)
 # The flags, for whoever compiles a rewritten .cu by other means (slcc
-# --profile passes the same ones). kernel-address with a call threshold of
+# --profile passes the same ones, with SIMTLAB_EMU_PROFILE_BUILD=2; plain
+# slcc, the checked build, the same without trace-pc and its two -fno-
+# flags, with SIMTLAB_EMU_PROFILE_BUILD=0: the checks without the counters;
+# emu/tools/slcc.c, "build modes"). kernel-address with a call threshold of
 # 0 outlines every check as __asan_loadN_noabort(addr)/__asan_storeN_noabort
 # and uses no shadow memory; stack and global redzones are off, so the
 # layout of the program does not change. No sibling calls: a block that

@@ -164,5 +164,8 @@ void simtlab_emu_clear_diagnostic(void);
 #include <simtlab_emu/runtime_more.h>
 /* The rest of the graph API: memcpy, memory and conditional nodes, updates. */
 #include <simtlab_emu/runtime_graph.h>
+/* What CUDA removed (cudaThreadSynchronize, texture references, ...): an
+ * error naming the replacement. */
+#include <simtlab_emu/removed.h>
 
 #endif /* __CUDA_RUNTIME_API_H__ */

@@ -6,12 +6,17 @@
  *
  * cudaDeviceProp has every field of CUDA 13's, in its order; the emulator
  * fills those it can answer (emu/src/runtime_device.cpp) and leaves the
- * rest 0, which is what CUDA reports for a feature the device lacks.
+ * rest 0, which is what CUDA reports for a feature the device lacks. After
+ * them come the fields CUDA 13.0 removed, each marked so that naming it is
+ * an error that says what replaces it (simtlab_emu/removed.h), not g++'s
+ * bare "has no member named".
  */
 #if !defined(__DRIVER_TYPES_H__)
 #define __DRIVER_TYPES_H__
 
 #include <stddef.h>
+
+#include <simtlab_emu/removed_attr.h> /* SIMTLAB_EMU_REMOVED */
 
 #ifdef __cplusplus
 extern "C" {
@@ -200,6 +205,29 @@ struct cudaDeviceProp {
     unsigned int gpuPciSubsystemID;
     int hostNumaMultinodeIpcSupported;
     int reserved[56];
+#ifdef SIMTLAB_EMU_REMOVED_MEMBERS
+    /* removed in CUDA 13.0 (its release notes, "Changes to cudaDeviceProp");
+     * never filled: naming one does not compile */
+    int clockRate SIMTLAB_EMU_REMOVED("cudaDeviceProp::clockRate was removed in CUDA 13.0: use "
+                                      "cudaDeviceGetAttribute(&value, cudaDevAttrClockRate, device) (kHz)");
+    int deviceOverlap SIMTLAB_EMU_REMOVED("cudaDeviceProp::deviceOverlap was removed in CUDA 13.0: use "
+                                          "asyncEngineCount (> 0: copies overlap kernels)");
+    int kernelExecTimeoutEnabled SIMTLAB_EMU_REMOVED(
+        "cudaDeviceProp::kernelExecTimeoutEnabled was removed in CUDA 13.0: use "
+        "cudaDeviceGetAttribute(&value, cudaDevAttrKernelExecTimeout, device)");
+    int computeMode SIMTLAB_EMU_REMOVED("cudaDeviceProp::computeMode was removed in CUDA 13.0: use "
+                                        "cudaDeviceGetAttribute(&value, cudaDevAttrComputeMode, device)");
+    int maxTexture1DLinear SIMTLAB_EMU_REMOVED("cudaDeviceProp::maxTexture1DLinear was removed in CUDA 13.0: use "
+                                               "cudaDeviceGetTexture1DLinearMaxWidth()");
+    int memoryClockRate SIMTLAB_EMU_REMOVED("cudaDeviceProp::memoryClockRate was removed in CUDA 13.0: use "
+                                            "cudaDeviceGetAttribute(&value, cudaDevAttrMemoryClockRate, device) (kHz)");
+    int singleToDoublePrecisionPerfRatio SIMTLAB_EMU_REMOVED(
+        "cudaDeviceProp::singleToDoublePrecisionPerfRatio was removed in CUDA 13.0: use "
+        "cudaDeviceGetAttribute(&value, cudaDevAttrSingleToDoublePrecisionPerfRatio, device)");
+    int cooperativeMultiDeviceLaunch SIMTLAB_EMU_REMOVED(
+        "cudaDeviceProp::cooperativeMultiDeviceLaunch was removed in CUDA 13.0, with "
+        "cudaLaunchCooperativeKernelMultiDevice: use cooperativeLaunch and one cudaLaunchCooperativeKernel per device");
+#endif
 };
 
 /* Every attribute of CUDA 13's cudaDeviceAttr, with its number. */
@@ -295,6 +323,11 @@ enum cudaDeviceAttr {
     cudaDevAttrComputePreemptionSupported = 90,
     cudaDevAttrCanUseHostPointerForRegisteredMem = 91,
     cudaDevAttrCooperativeLaunch = 95,
+#ifdef SIMTLAB_EMU_REMOVED_MEMBERS
+    cudaDevAttrCooperativeMultiDeviceLaunch SIMTLAB_EMU_REMOVED(
+        "cudaDevAttrCooperativeMultiDeviceLaunch was removed in CUDA 13.0, with "
+        "cudaLaunchCooperativeKernelMultiDevice: use cudaDevAttrCooperativeLaunch") = 96,
+#endif
     cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
     cudaDevAttrCanFlushRemoteWrites = 98,
     cudaDevAttrHostRegisterSupported = 99,

@@ -1,10 +1,21 @@
 /* simtlab CPU emulator — <texture_types.h>: the texture types, so that
  * code which declares them compiles. Textures themselves are not emulated:
- * cudaCreateTextureObject returns cudaErrorNotSupported. C and C++. */
+ * no texture object call (cudaCreateTextureObject, tex1Dfetch<T>...) is
+ * declared; texture references, which CUDA 12.0 removed, stop the build
+ * with a message (simtlab_emu/removed.h). C and C++. */
 #if !defined(__TEXTURE_TYPES_H__)
 #define __TEXTURE_TYPES_H__
 
 typedef unsigned long long cudaTextureObject_t;
+
+/* CUDA 13's values */
+#define cudaTextureType1D 0x01
+#define cudaTextureType2D 0x02
+#define cudaTextureType3D 0x03
+#define cudaTextureTypeCubemap 0x0C
+#define cudaTextureType1DLayered 0xF1
+#define cudaTextureType2DLayered 0xF2
+#define cudaTextureTypeCubemapLayered 0xFC
 
 enum cudaTextureAddressMode {
     cudaAddressModeWrap = 0,

@@ -172,17 +172,20 @@ void claim_failure(grid_job *g, cudaError_t error, const char *text)
     bool expected = false;
     if (g->failure_claimed.compare_exchange_strong(expected, true)) {
         g->error = error;
-        std::snprintf(g->diagnostic, sizeof g->diagnostic, "%s", text);
+        const int needed = std::snprintf(g->diagnostic, sizeof g->diagnostic, "%s", text);
+        mark_if_cut(g->diagnostic, sizeof g->diagnostic, needed);
     }
     g->stop.store(true, std::memory_order_relaxed);
 }
 
 void fail_block(worker *w, cudaError_t error, const char *text)
 {
-    char full[message_capacity + 256];
-    std::snprintf(full, sizeof full, "kernel %s (launched at %s:%d), block (%u,%u,%u): %s",
-                  w->grid->site.kernel, w->grid->site.file, w->grid->site.line, block_idx.x,
-                  block_idx.y, block_idx.z, text);
+    /* per worker thread, not on the fiber's stack, which may be 16 KiB */
+    static thread_local char full[message_capacity];
+    const int needed = std::snprintf(full, sizeof full, "kernel %s (launched at %s:%d), block (%u,%u,%u): %s",
+                                     w->grid->site.kernel, w->grid->site.file, w->grid->site.line,
+                                     block_idx.x, block_idx.y, block_idx.z, text);
+    mark_if_cut(full, sizeof full, needed);
     claim_failure(w->grid, error, full);
     w->failed = true;
 }
@@ -200,26 +203,29 @@ void fail_block(worker *w, cudaError_t error, const char *text)
 
 void fail_thread(worker *w, cudaError_t error, const char *fmt, ...)
 {
-    char text[message_capacity];
+    /* per worker thread, not on the fiber's stack, which may be 16 KiB */
+    static thread_local char text[message_capacity], full[message_capacity];
     va_list ap;
     va_start(ap, fmt);
-    std::vsnprintf(text, sizeof text, fmt, ap);
+    int needed = std::vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    char full[message_capacity + 256];
-    std::snprintf(full, sizeof full,
-                  "kernel %s (launched at %s:%d), block (%u,%u,%u), thread (%u,%u,%u): %s",
-                  w->grid->site.kernel, w->grid->site.file, w->grid->site.line, block_idx.x,
-                  block_idx.y, block_idx.z, thread_idx.x, thread_idx.y, thread_idx.z, text);
+    mark_if_cut(text, sizeof text, needed);
+    needed = std::snprintf(full, sizeof full,
+                           "kernel %s (launched at %s:%d), block (%u,%u,%u), thread (%u,%u,%u): %s",
+                           w->grid->site.kernel, w->grid->site.file, w->grid->site.line, block_idx.x,
+                           block_idx.y, block_idx.z, thread_idx.x, thread_idx.y, thread_idx.z, text);
+    mark_if_cut(full, sizeof full, needed);
     leave_failed_thread(w, error, full);
 }
 
 [[noreturn]] static void fail_assert(worker *w, const char *expr, const char *file, int line)
 {
-    char full[message_capacity];
-    std::snprintf(full, sizeof full,
-                  "Assertion `%s` failed in kernel %s at %s:%d, block (%u,%u,%u), thread (%u,%u,%u)",
-                  expr, w->grid->site.kernel, file, line, block_idx.x, block_idx.y, block_idx.z,
-                  thread_idx.x, thread_idx.y, thread_idx.z);
+    static thread_local char full[message_capacity]; /* not on the fiber's stack */
+    const int needed = std::snprintf(
+        full, sizeof full, "Assertion `%s` failed in kernel %s at %s:%d, block (%u,%u,%u), thread (%u,%u,%u)",
+        expr, w->grid->site.kernel, file, line, block_idx.x, block_idx.y, block_idx.z, thread_idx.x,
+        thread_idx.y, thread_idx.z);
+    mark_if_cut(full, sizeof full, needed);
     leave_failed_thread(w, cudaErrorAssert, full);
 }
 

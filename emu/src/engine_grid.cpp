@@ -21,6 +21,7 @@
  *   - barrier divergence: cudaErrorLaunchFailure (hardware hangs or worse);
  *   - misused warp operations and deadlocks: cudaErrorIllegalInstruction;
  *   - bad addresses: cudaErrorIllegalAddress; assert: cudaErrorAssert. */
+#include "census_internal.hpp"
 #include "engine_internal.hpp"
 #include "profile_internal.hpp"
 
@@ -469,8 +470,12 @@ cudaError_t run_grid(const launch_site &site, dim3 grid, dim3 block, size_t dyna
                      cudaStream_t stream, void (*body)(void *closure), void *closure,
                      const void *kernel_addr)
 {
-    (void)stream; /* launches are synchronous: every stream is in order */
-    return launch_grid(site, grid, block, dynamic_shared_bytes, body, closure, kernel_addr, false);
+    /* launches are synchronous: every stream is in order; the census
+     * (runtime_census.cpp) counts the streams used */
+    census::launch_begin(site, grid, block, stream);
+    const cudaError_t result = launch_grid(site, grid, block, dynamic_shared_bytes, body, closure, kernel_addr, false);
+    census::launch_end();
+    return result;
 }
 
 void engine_synchronize()
@@ -482,6 +487,7 @@ void engine_synchronize()
     /* Launches are synchronous; taking the lock waits for one that another
      * host thread has in flight. */
     std::lock_guard<std::mutex> serial(launch_mutex);
+    census::host_wait();
 }
 
 std::size_t kernel_static_shared_bytes(const void *kernel_addr)

@@ -43,7 +43,9 @@ constexpr unsigned max_block_threads = 1024;
 constexpr unsigned warp_size = 32;
 constexpr unsigned max_warps = max_block_threads / warp_size;
 constexpr unsigned max_shared_sites = 128;
-constexpr std::size_t message_capacity = 2048;
+/* Room for a diagnostic that names several source paths at a long checkout
+ * path; a longer one is cut at a word, with a marker (mark_if_cut). */
+constexpr std::size_t message_capacity = 4096;
 
 /* ---- fiber stacks (engine_block.cpp) ----------------------------------- */
 /* One mmap'd stack with a PROT_NONE guard page below it, so that an

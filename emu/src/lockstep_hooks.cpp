@@ -24,35 +24,22 @@
  * (SIMTLAB_EMU_SEED). SIMTLAB_EMU_LOCKSTEP=0 turns the turns off.
  *
  * The same build calls the plain hooks at every other load and store, and
- * the atomic ones for the file's atomics: the former do nothing, the
- * latter do the operation (sequentially consistent, which is at least
- * what was asked). Nothing here is ThreadSanitizer's: this file is the
- * other end of the calls GCC makes, as profile_hooks.cpp is for the
- * SIMT counters' build. It is linked into a program only when an object
- * built that way needs it. */
+ * the atomic ones for the file's atomics. The load and store hooks, plain
+ * and volatile, are in profile_hooks.cpp beside the checks' other hooks: in
+ * the checked build (plain `slcc`) they are how memcheck and racecheck see
+ * such a file, and how racecheck tells a volatile access from a plain one
+ * (warp-synchronous code on volatile memory is a warning, emu/src/
+ * racecheck.cpp); in a build without the checks they return at once, and
+ * the volatile ones take their turn. The atomic hooks here do the
+ * operation (sequentially consistent, which is at least what was asked).
+ * Nothing here is ThreadSanitizer's: this file is the other end of the
+ * calls GCC makes, as profile_hooks.cpp is for the instrumented builds. It
+ * is linked into a program only when an object built that way needs it. */
 #include "simtlab_emu/engine.hpp"
 
 #include <cstdint>
-#include <cstdlib>
-#include <cstring>
 
 namespace {
-
-/* SIMTLAB_EMU_LOCKSTEP=0: volatile accesses take no turns. Read once. */
-bool lockstep_enabled()
-{
-    static const bool on = [] {
-        const char *v = std::getenv("SIMTLAB_EMU_LOCKSTEP");
-        return !(v && std::strcmp(v, "0") == 0);
-    }();
-    return on;
-}
-
-inline void volatile_access(const volatile void *addr)
-{
-    if (lockstep_enabled())
-        simtlab_emu::detail::lockstep_access(reinterpret_cast<std::uintptr_t>(addr));
-}
 
 typedef unsigned char a8;
 typedef unsigned short a16;
@@ -77,26 +64,6 @@ void __tsan_func_entry(void *) {}
 void __tsan_func_exit(void) {}
 void __tsan_vptr_update(void **, void *) {}
 void __tsan_vptr_read(void **) {}
-void __tsan_read_range(const void *, unsigned long) {}
-void __tsan_write_range(const void *, unsigned long) {}
-
-#define SIMTLAB_EMU_TSAN_ACCESS(n)                                                   \
-    void __tsan_read##n(const void *) {}                                             \
-    void __tsan_write##n(void *) {}                                                  \
-    void __tsan_unaligned_read##n(const void *) {}                                   \
-    void __tsan_unaligned_write##n(void *) {}                                        \
-    void __tsan_read##n##_pc(const void *, void *) {}                                \
-    void __tsan_write##n##_pc(void *, void *) {}                                     \
-    void __tsan_volatile_read##n(const volatile void *a) { volatile_access(a); }     \
-    void __tsan_volatile_write##n(volatile void *a) { volatile_access(a); }          \
-    void __tsan_unaligned_volatile_read##n(const volatile void *a) { volatile_access(a); } \
-    void __tsan_unaligned_volatile_write##n(volatile void *a) { volatile_access(a); }
-SIMTLAB_EMU_TSAN_ACCESS(1)
-SIMTLAB_EMU_TSAN_ACCESS(2)
-SIMTLAB_EMU_TSAN_ACCESS(4)
-SIMTLAB_EMU_TSAN_ACCESS(8)
-SIMTLAB_EMU_TSAN_ACCESS(16)
-#undef SIMTLAB_EMU_TSAN_ACCESS
 
 /* Atomics of the instrumented file (host code's std::atomic, and any
  * __atomic builtin): done here, sequentially consistent. */

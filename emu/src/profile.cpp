@@ -73,7 +73,8 @@ bool have_observer = false;
 observer the_observer;
 
 /* Switches. */
-std::atomic<int> instrumented_units{0};
+std::atomic<int> instrumented_units{0}; /* for the checks, the counters or both */
+std::atomic<int> counter_units{0};      /* with trace-pc: the counters can run */
 std::atomic<bool> default_on{false};
 std::atomic<int> api_depth{0};
 /* The sum of every launch profiled since the outermost simtlab_emu_profile_begin
@@ -360,6 +361,8 @@ std::uintptr_t site_pc(std::uint32_t site)
 
 int classify_slow(worker_state &s, std::uintptr_t addr)
 {
+    if (addr - s.below_lo < s.shared_lo - s.below_lo)
+        return 3;
     auto after = std::upper_bound(device_ranges.begin(), device_ranges.end(), addr,
                                   [](std::uintptr_t a, const range &r) { return a < r.lo; });
     if (after == device_ranges.begin())
@@ -390,11 +393,15 @@ void add_site(simtlab_emu_profile_figures &f, std::uint8_t kind, const site_coun
 void launch_begin(const engine::grid_job &job)
 {
     const int env = env_setting();
-    const bool built = instrumented_units.load() > 0;
+    const bool built = counter_units.load() > 0;
     const bool wanted = api_depth.load() > 0 || env == 1 || (env == -1 && default_on.load());
     if (wanted && !built) {
-        why_none = "the kernels were not compiled for profiling: build them with `slcc --profile`, "
-                   "or configure CMake with -DSIMTLAB_EMU_PROFILE=ON";
+        why_none = instrumented_units.load() > 0
+                       ? "the kernels were compiled with the checks but not for profiling (the counters need "
+                         "trace-pc at every basic block): build them with `slcc --profile`, or configure CMake "
+                         "with -DSIMTLAB_EMU_PROFILE=ON"
+                       : "the kernels were not compiled for profiling: build them with `slcc --profile`, "
+                         "or configure CMake with -DSIMTLAB_EMU_PROFILE=ON";
         static std::atomic<bool> told{false};
         if (env == 1 && !told.exchange(true))
             std::fprintf(stderr, "simtlab-emu: SIMTLAB_EMU_PROFILE=1, but %s\n", why_none);
@@ -427,6 +434,9 @@ void block_begin(engine::worker *w, std::uint64_t block_linear)
     s->nthreads = n;
     s->shared_lo = reinterpret_cast<std::uintptr_t>(w->shared_arena);
     s->shared_bytes = w->shared_capacity;
+    /* the arena's lower guard and the slack before it (engine_shared.cpp): an
+     * index before the start of the block's first __shared__ variable */
+    s->below_lo = s->shared_lo - (std::uintptr_t{1} << 20);
     s->glo = s->ghi = 0;
     s->blocks++;
     s->threads += n;
@@ -435,10 +445,15 @@ void block_begin(engine::worker *w, std::uint64_t block_linear)
         s->obs->block_begin(block_linear, n, s->obs->ctx);
     quieted = nullptr;
     active = s;
-    /* the hook's slow path at every basic block (profile_hooks.cpp) */
-    simtlab_emu_spin_left = detail::spin_watch_period;
-    simtlab_emu_spin_reload = -(1L << 62);
-    simtlab_emu_spin_countdown = -(1L << 62);
+    /* The counters: the hook's slow path at every basic block
+     * (profile_hooks.cpp). The checks alone need no basic blocks: the hook
+     * keeps its fast path (racecheck settles a thread's pending loads when
+     * another thread accesses shared memory, or at a barrier). */
+    if (collecting) {
+        simtlab_emu_spin_left = detail::spin_watch_period;
+        simtlab_emu_spin_reload = -(1L << 62);
+        simtlab_emu_spin_countdown = -(1L << 62);
+    }
 }
 
 void block_end(engine::worker *w)
@@ -562,6 +577,11 @@ bool instrumented()
     return instrumented_units.load() > 0;
 }
 
+bool counters_built()
+{
+    return counter_units.load() > 0;
+}
+
 } /* namespace profile */
 } /* namespace simtlab_emu */
 
@@ -569,17 +589,19 @@ using namespace simtlab_emu::profile;
 
 extern "C" {
 
-int simtlab_emu_profile_register_tu(int on)
+int simtlab_emu_profile_register_tu(int level)
 {
     instrumented_units.fetch_add(1);
-    if (on)
+    if (level >= 1)
+        counter_units.fetch_add(1);
+    if (level >= 2)
         default_on.store(true);
     return 0;
 }
 
 int simtlab_emu_profile_available(void)
 {
-    return instrumented() ? 1 : 0;
+    return counters_built() ? 1 : 0;
 }
 
 void simtlab_emu_profile_begin(void)

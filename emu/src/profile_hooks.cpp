@@ -1,25 +1,32 @@
 /* simtlab CPU emulator — the calls that instrumented kernels make.
  *
- * A kernel translation unit built for profiling (SIMTLAB_EMU_PROFILE_BUILD:
- * `slcc --profile`, or -DSIMTLAB_EMU_PROFILE=ON in CMake) is compiled by GCC
- * with
- *   -fsanitize-coverage=trace-pc: __sanitizer_cov_trace_pc() at the start
- *       of every basic block;
+ * A kernel translation unit built with the instrumentation
+ * (SIMTLAB_EMU_PROFILE_BUILD: plain `slcc`, the checked build, at level 0;
+ * `slcc --profile` at 2; -DSIMTLAB_EMU_PROFILE=ON in CMake at 1) is
+ * compiled by GCC with
  *   -fsanitize=kernel-address --param asan-instrumentation-with-call-threshold=0
  *       (stack and globals off): __asan_load4_noabort(addr) and the like
- *       before every load and store through memory;
+ *       before every load and store through memory, or, for a file whose
+ *       code says `volatile`, -fsanitize=thread: __tsan_read4(addr) and the
+ *       like, volatile accesses apart;
+ *   at levels 1 and 2, -fsanitize-coverage=trace-pc:
+ *       __sanitizer_cov_trace_pc() at the start of every basic block;
  * and these functions are the other end. Each asks one thread-local
- * pointer (`active`) first: outside a block of a profiled launch, in host
- * code compiled in the same file, it is null and the call returns. The
- * address decides what an access is: the worker's shared arena, a device
- * allocation, or neither (the stack, the emulator's own data), which is
- * not counted. The return address is the site: one per instruction of the
- * kernel (and per inlined copy of it).
+ * pointer (`active`) first: outside a block of an observed launch, in host
+ * code compiled in the same file, it is null and the call returns; in a
+ * launch observed by the checks alone, an access that is neither near
+ * shared memory nor misaligned returns next. The address decides what an
+ * access is: the worker's shared arena (or the megabyte below it), a
+ * device allocation, or neither (the stack, the emulator's own data),
+ * which is not counted. The return address is the site: one per
+ * instruction of the kernel (and per inlined copy of it).
  *
  * This file is linked into a program only when an instrumented object
- * needs it, so an ordinary build never defines these sanitizer names. */
+ * needs it (or the spin points, below), so an ordinary build never calls
+ * these sanitizer names. */
 #include "profile_state.hpp"
 
+#include <cstdlib>
 #include <cstring>
 
 namespace simtlab_emu {
@@ -27,27 +34,66 @@ namespace profile {
 
 namespace {
 
-SIMTLAB_EMU_ALWAYS_INLINE inline void record_access(std::uintptr_t addr, unsigned size, bool store, void *ret)
+/* What record_access does when the access counts: out of line, so that
+ * the hooks' common path (it does not) needs no frame and saves no
+ * register. */
+__attribute__((noinline)) void record_access_slow(worker_state *s, std::uintptr_t addr, unsigned size, bool store,
+                                                  void *ret, std::uint8_t flags)
 {
-    worker_state *const s = active;
-    if (__builtin_expect(s == nullptr, 1))
-        return;
     const int space = classify(*s, addr);
     if (!space)
         return;
     const unsigned tid = detail::current_worker->cur_tid;
     if (s->obs) {
-        shared_access a{s->block, tid, addr, space == 1 ? addr - s->shared_lo : 0, size, store, false, ret};
+        shared_access a{s->block, tid, addr, space == 1 ? addr - s->shared_lo : 0, size, store, false, ret, flags};
         if (space == 1 && s->obs->access)
             s->obs->access(a, s->obs->ctx);
-        else if (space == 2 && s->obs->memory)
+        else if (space != 1 && s->obs->memory)
             s->obs->memory(a, space, s->obs->ctx);
     }
-    if (!s->collect)
+    if (!s->collect || space == 3)
         return;
     const std::uint8_t kind = space == 1 ? (store ? ev_sst : ev_sld) : (store ? ev_gst : ev_gld);
     s->lanes[tid].push_back(event{addr, site_of(*s, reinterpret_cast<std::uintptr_t>(ret)),
                                   static_cast<std::uint16_t>(size > 0xFFFF ? 0xFFFF : size), kind, 0});
+}
+
+SIMTLAB_EMU_ALWAYS_INLINE inline void record_access(std::uintptr_t addr, unsigned size, bool store, void *ret,
+                                                    std::uint8_t flags = 0)
+{
+    worker_state *const s = active;
+    if (__builtin_expect(s == nullptr, 1))
+        return;
+    if (!s->collect) {
+        /* The checks alone judge shared memory, the megabyte below it and
+         * misaligned accesses (checkers.cpp): any other load or store is
+         * done with here, before it is classified. */
+        const unsigned need = size >= 4 ? 4 : size ? size : 1;
+        if (addr - s->below_lo >= (s->shared_lo - s->below_lo) + s->shared_bytes && (addr & (need - 1)) == 0)
+            return;
+    }
+    record_access_slow(s, addr, size, store, ret, flags);
+}
+
+/* SIMTLAB_EMU_LOCKSTEP=0: volatile accesses take no turns. Read once. */
+bool lockstep_enabled()
+{
+    static const bool on = [] {
+        const char *v = std::getenv("SIMTLAB_EMU_LOCKSTEP");
+        return !(v && std::strcmp(v, "0") == 0);
+    }();
+    return on;
+}
+
+/* A volatile load or store (ThreadSanitizer's instrumentation, below): the
+ * checks see it first, then the lanes take it in turn (lockstep_hooks.cpp
+ * says why; engine_block.cpp, lockstep_access). */
+SIMTLAB_EMU_ALWAYS_INLINE inline void volatile_access(const volatile void *a, unsigned size, bool store, void *ret)
+{
+    const std::uintptr_t addr = reinterpret_cast<std::uintptr_t>(a);
+    record_access(addr, size, store, ret, access_volatile | access_exact);
+    if (lockstep_enabled())
+        detail::lockstep_access(addr);
 }
 
 } /* namespace */
@@ -180,6 +226,63 @@ SIMTLAB_EMU_ACCESS_HOOKS(8)
 SIMTLAB_EMU_ACCESS_HOOKS(16)
 #undef SIMTLAB_EMU_ACCESS_HOOKS
 
+/* Files built with ThreadSanitizer's instrumentation (those whose code
+ * says `volatile`: emu/tools/slcc.c) call these before every load and
+ * store, and the volatile ones apart (--param=tsan-distinguish-volatile=1).
+ * Their other calls (atomics, __tsan_init...) are lockstep_hooks.cpp. In
+ * a build without the checks `active` is null and each returns at once. */
+#define SIMTLAB_EMU_TSAN_HOOKS(n)                                                                              \
+    void __tsan_read##n(const void *a)                                                                         \
+    {                                                                                                          \
+        record_access(reinterpret_cast<std::uintptr_t>(a), n, false, __builtin_return_address(0), access_exact); \
+    }                                                                                                          \
+    void __tsan_write##n(void *a)                                                                              \
+    {                                                                                                          \
+        record_access(reinterpret_cast<std::uintptr_t>(a), n, true, __builtin_return_address(0), access_exact);  \
+    }                                                                                                          \
+    void __tsan_unaligned_read##n(const void *a)                                                               \
+    {                                                                                                          \
+        record_access(reinterpret_cast<std::uintptr_t>(a), n, false, __builtin_return_address(0), access_exact); \
+    }                                                                                                          \
+    void __tsan_unaligned_write##n(void *a)                                                                    \
+    {                                                                                                          \
+        record_access(reinterpret_cast<std::uintptr_t>(a), n, true, __builtin_return_address(0), access_exact);  \
+    }                                                                                                          \
+    void __tsan_read##n##_pc(const void *a, void *pc)                                                          \
+    {                                                                                                          \
+        record_access(reinterpret_cast<std::uintptr_t>(a), n, false, pc, access_exact);                       \
+    }                                                                                                          \
+    void __tsan_write##n##_pc(void *a, void *pc)                                                               \
+    {                                                                                                          \
+        record_access(reinterpret_cast<std::uintptr_t>(a), n, true, pc, access_exact);                         \
+    }                                                                                                          \
+    void __tsan_volatile_read##n(const volatile void *a) { volatile_access(a, n, false, __builtin_return_address(0)); } \
+    void __tsan_volatile_write##n(volatile void *a) { volatile_access(a, n, true, __builtin_return_address(0)); }      \
+    void __tsan_unaligned_volatile_read##n(const volatile void *a)                                             \
+    {                                                                                                          \
+        volatile_access(a, n, false, __builtin_return_address(0));                                             \
+    }                                                                                                          \
+    void __tsan_unaligned_volatile_write##n(volatile void *a)                                                  \
+    {                                                                                                          \
+        volatile_access(a, n, true, __builtin_return_address(0));                                              \
+    }
+SIMTLAB_EMU_TSAN_HOOKS(1)
+SIMTLAB_EMU_TSAN_HOOKS(2)
+SIMTLAB_EMU_TSAN_HOOKS(4)
+SIMTLAB_EMU_TSAN_HOOKS(8)
+SIMTLAB_EMU_TSAN_HOOKS(16)
+#undef SIMTLAB_EMU_TSAN_HOOKS
+void __tsan_read_range(const void *a, unsigned long n)
+{
+    record_access(reinterpret_cast<std::uintptr_t>(a), static_cast<unsigned>(n), false, __builtin_return_address(0),
+                  access_exact);
+}
+void __tsan_write_range(const void *a, unsigned long n)
+{
+    record_access(reinterpret_cast<std::uintptr_t>(a), static_cast<unsigned>(n), true, __builtin_return_address(0),
+                  access_exact);
+}
+
 void __asan_loadN_noabort(std::uintptr_t a, std::size_t n) { record_access(a, static_cast<unsigned>(n), false, __builtin_return_address(0)); }
 void __asan_storeN_noabort(std::uintptr_t a, std::size_t n) { record_access(a, static_cast<unsigned>(n), true, __builtin_return_address(0)); }
 void __asan_loadN(std::uintptr_t a, std::size_t n) { record_access(a, static_cast<unsigned>(n), false, __builtin_return_address(0)); }
@@ -209,7 +312,7 @@ void simtlab_emu_profile_atomic_begin(const void *address, unsigned size)
         else if (space != 1 && s->obs->memory)
             s->obs->memory(a, space, s->obs->ctx);
     }
-    if (space && s->collect)
+    if ((space == 1 || space == 2) && s->collect)
         s->lanes[tid].push_back(event{addr, site_of(*s, reinterpret_cast<std::uintptr_t>(__builtin_return_address(0))),
                                       static_cast<std::uint16_t>(size), space == 1 ? ev_satom : ev_gatom, 0});
     quieted = s;

@@ -50,7 +50,14 @@ struct shared_access {
     bool write;
     bool atomic;
     const void *pc;       /* the instruction's site: describe_site() gives file:line */
+    std::uint8_t flags = 0; /* access_volatile, access_exact */
 };
+/* shared_access::flags. Both are set by the hooks of files built with
+ * ThreadSanitizer's instrumentation (the instrumented builds of a file
+ * whose code says `volatile`, emu/tools/slcc.c), which reports every load
+ * and store, and volatile ones apart. */
+constexpr std::uint8_t access_volatile = 1; /* a volatile load or store */
+constexpr std::uint8_t access_exact = 2;    /* every store of the file calls a hook */
 
 /* A checker's callbacks, all optional, all called on the worker (OS
  * thread) that runs the block, in the order things happen there. Blocks run
@@ -63,8 +70,10 @@ struct observer {
     void (*access)(const shared_access &a, void *ctx);
     /* Every other access a checker may judge: loads and stores of a device
      * allocation (space 2), and atomics anywhere outside shared memory
-     * (space 2, or 0: neither a device allocation nor shared memory). The
-     * offset is 0. */
+     * (space 2, or 0: neither a device allocation nor shared memory), and
+     * every access of the megabyte below the block's shared memory (space
+     * 3: before the start of the first __shared__ variable or the dynamic
+     * area, as `extern __shared__ float d[]; d[-1]`). The offset is 0. */
     void (*memory)(const shared_access &a, int space, void *ctx);
     /* A basic block begins, while the observer asked for it by setting
      * `settle_at_next_block()` (racecheck: GCC checks a read-modify-write
@@ -85,8 +94,12 @@ struct observer {
 void settle_at_next_block();
 /* Installs `o` (copied; nullptr removes it). Only between launches. */
 void set_observer(const observer *o);
-/* True when a translation unit compiled with the instrumentation is linked. */
+/* True when a translation unit compiled with the instrumentation is linked
+ * (for the checks, the counters, or both). */
 bool instrumented();
+/* True when one compiled for the SIMT counters (trace-pc at every basic
+ * block: slcc --profile, SIMTLAB_EMU_PROFILE_BUILD >= 1) is linked. */
+bool counters_built();
 /* The source line of an instrumentation site (a pc from shared_access, or
  * one kept by the counters): resolved from the debug information the first
  * time it is asked for (a subprocess: at report time only, never per access). */

@@ -68,6 +68,7 @@ struct worker_state {
     std::uintptr_t shared_lo;
     std::size_t shared_bytes;
     std::uintptr_t glo, ghi; /* the device allocation hit last */
+    std::uintptr_t below_lo; /* [below_lo, shared_lo): space 3 (classify) */
     bool collect;            /* the counters run (else only an observer) */
     bool settle;             /* call obs->basic_block at the next basic block */
     const observer *obs;
@@ -126,8 +127,10 @@ inline std::uint32_t site_of(worker_state &s, std::uintptr_t pc)
 }
 std::uintptr_t site_pc(std::uint32_t site);
 
-/* 1: shared, 2: global (a device allocation), 0: neither (the stack, host
- * memory, the emulator's own data: not counted). */
+/* 1: shared, 2: global (a device allocation), 3: just before the block's
+ * shared memory (the arena's lower guard: an index before the start of a
+ * __shared__ array), 0: none of these (the stack, host memory, the
+ * emulator's own data: not counted). */
 int classify_slow(worker_state &s, std::uintptr_t addr);
 inline int classify(worker_state &s, std::uintptr_t addr)
 {

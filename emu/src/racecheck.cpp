@@ -32,8 +32,12 @@
  * seen. */
 #include "checkers.hpp"
 
+#include <atomic>
 #include <cstdio>
 #include <cstring>
+#include <mutex>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace simtlab_emu {
@@ -48,7 +52,8 @@ struct record {
     std::uint32_t clock;    /* the accessor's own warp clock at the access */
     std::uint16_t tid;
     std::uint8_t mask;      /* bytes of the word */
-    std::uint8_t atomic;
+    std::uint8_t atomic : 1;
+    std::uint8_t is_volatile : 1; /* a volatile access (shared_access::flags) */
 };
 struct word_state {
     record write, read1, read2; /* read2: a reader other than read1 */
@@ -87,6 +92,14 @@ std::uint32_t *clocks_of(state &s, unsigned tid)
     return row;
 }
 
+/* Thread tid's own entry of its clocks: what clocks_of(s, tid)[its lane]
+ * gives, without making the row (most threads of an interval never meet
+ * a warp operation, and a row is 128 bytes to clear). */
+inline std::uint32_t own_clock(const state &s, unsigned tid)
+{
+    return s.stamp[tid] == s.interval ? s.clocks[tid][tid % engine::warp_size] : 1;
+}
+
 /* Does `earlier` (by another thread) happen before thread t's access now? */
 bool ordered(state &s, const record &earlier, unsigned t)
 {
@@ -112,34 +125,164 @@ void thread_text(unsigned tid, char *out, std::size_t cap)
     std::snprintf(out, cap, "(%u,%u,%u)", tid % bx, tid / bx % by, tid / (bx * by));
 }
 
+/* "partial (declared at f.cu:12), byte 4 of its 1024" */
+void where_text(engine::worker *w, const profile::shared_access &a, char *out, std::size_t cap)
+{
+    static thread_local shared_owner o; /* per worker thread, not on the fiber's stack */
+    if (owner_of(w, a.offset, &o))
+        std::snprintf(out, cap, "%s%s%s%s, byte %zu of its %zu", o.name, o.where[0] ? " (declared at " : "", o.where,
+                      o.where[0] ? ")" : "", o.offset, o.bytes);
+    else
+        std::snprintf(out, cap, "byte %zu of the block's shared memory", a.offset);
+}
+
+/* Lanes of one warp with nothing between them: the warp-synchronous idiom
+ * (lanes read each other's shared-memory writes as if the warp ran in lock
+ * step). Both the error and the warning below say what fixes it. */
+const char *const warp_sync_advice =
+    "Since Volta (sm_70) the lanes of a warp do not run in lock step: code that reads what other lanes of its warp "
+    "wrote to shared memory (warp-synchronous code) needs __syncwarp() between the write and the read (or "
+    "__syncthreads() where other warps' data is read)";
+
 [[noreturn]] void report(const char *kind, const record &first, bool first_write, const profile::shared_access &a)
 {
     engine::worker *const w = engine::this_worker();
-    char first_thread[48], second_thread[48], first_site[256], second_site[256];
+    /* per worker thread, not on the fiber's stack */
+    static thread_local char first_thread[48], second_thread[48], first_site[checkers::site_text_capacity],
+        second_site[checkers::site_text_capacity];
     thread_text(first.tid, first_thread, sizeof first_thread);
     thread_text(a.tid, second_thread, sizeof second_thread);
     site_text(first.pc, first_site, sizeof first_site);
     site_text(a.pc, second_site, sizeof second_site);
-    char where[400];
-    shared_owner o;
-    if (owner_of(w, a.offset, &o))
-        std::snprintf(where, sizeof where, "%s%s%s%s, byte %zu of its %zu", o.name, o.where[0] ? " (declared at " : "",
-                      o.where, o.where[0] ? ")" : "", o.offset, o.bytes);
+    static thread_local char where[checkers::site_text_capacity + 200];
+    where_text(w, a, where, sizeof where);
+    static thread_local char between[600];
+    if (first.tid / engine::warp_size == a.tid / engine::warp_size)
+        std::snprintf(between, sizeof between,
+                      "with no __syncthreads() between them, nor __syncwarp(): both are lanes of warp %u. %s",
+                      a.tid / engine::warp_size, warp_sync_advice);
     else
-        std::snprintf(where, sizeof where, "byte %zu of the block's shared memory", a.offset);
+        std::snprintf(between, sizeof between, "with no __syncthreads() between them");
     const char *second_verb = a.atomic ? "atomic" : a.write ? "write" : "read";
     engine::fail_thread(w, cudaErrorLaunchFailure,
                         "racecheck: %s hazard on __shared__ %s: thread %s %s it at %s, then thread %s "
-                        "did a %u-byte %s of it at %s, with no __syncthreads() between them (and, within a warp, "
-                        "no __syncwarp() or other warp operation of both). Race reported between %s access at %s and "
+                        "did a %u-byte %s of it at %s, %s. Race reported between %s access at %s and "
                         "%s access at %s, as compute-sanitizer --tool racecheck would. (SIMTLAB_EMU_RACECHECK=0 "
                         "turns this check off.)",
                         kind, where, first_thread, first.atomic ? "updated (atomic)" : first_write ? "wrote" : "read",
-                        first_site, second_thread, a.size, second_verb, second_site,
+                        first_site, second_thread, a.size, second_verb, second_site, between,
                         first_write ? "Write" : "Read", first_site, a.write ? "Write" : "Read", second_site);
 }
 
+/* ---- warp-synchronous code on volatile memory: a warning ------------------
+ * compute-sanitizer's racecheck rates a hazard between lanes of a warp that
+ * assume they proceed together ("warp level programming") a WARNING, not
+ * an ERROR. On volatile memory the emulator runs such code as a converged
+ * warp does (the lanes take each volatile access in turn, lockstep_hooks.cpp),
+ * so the results are a GPU's and the launch goes on. Per kernel (by name),
+ * the first launch that has such hazards describes its first one in full
+ * on stderr and ends with a count (launch_end); later launches of that
+ * kernel say nothing: a reduction called in a loop would repeat itself. */
+std::mutex warned_lock; /* guards the two lists */
+std::vector<std::pair<const void *, const void *>> &warned_pairs()
+{
+    static auto *pairs = new std::vector<std::pair<const void *, const void *>>();
+    return *pairs;
+}
+std::vector<std::string> &kernels_told()
+{
+    static auto *names = new std::vector<std::string>();
+    return *names;
+}
+std::atomic<unsigned long> warnings_this_launch{0}, pairs_this_launch{0};
+std::atomic<bool> told_this_launch{false}; /* this launch described its first hazard */
+/* Per worker: the pairs of sites it knows were counted already (no lock). */
+constexpr unsigned known_pairs = 16;
+__thread const void *known_first[known_pairs], *known_second[known_pairs];
+__thread unsigned known_next;
+
+void warn(const char *kind, const record &first, bool first_write, const profile::shared_access &a)
+{
+    warnings_this_launch.fetch_add(1, std::memory_order_relaxed);
+    for (unsigned k = 0; k < known_pairs; k++)
+        if (known_first[k] == first.pc && known_second[k] == a.pc)
+            return;
+    known_first[known_next % known_pairs] = first.pc;
+    known_second[known_next % known_pairs] = a.pc;
+    known_next++;
+    engine::worker *const w = engine::this_worker();
+    {
+        std::lock_guard<std::mutex> lock(warned_lock);
+        for (const auto &p : warned_pairs())
+            if (p.first == first.pc && p.second == a.pc)
+                return;
+        warned_pairs().emplace_back(first.pc, a.pc);
+        pairs_this_launch.fetch_add(1, std::memory_order_relaxed);
+        const char *kernel = w->grid->site.kernel ? w->grid->site.kernel : "?";
+        for (const std::string &k : kernels_told())
+            if (k == kernel)
+                return;
+        if (told_this_launch.exchange(true))
+            return;
+    }
+    static thread_local char first_thread[48], second_thread[48], first_site[checkers::site_text_capacity],
+        second_site[checkers::site_text_capacity], where[checkers::site_text_capacity + 200];
+    thread_text(first.tid, first_thread, sizeof first_thread);
+    thread_text(a.tid, second_thread, sizeof second_thread);
+    site_text(first.pc, first_site, sizeof first_site);
+    site_text(a.pc, second_site, sizeof second_site);
+    where_text(w, a, where, sizeof where);
+    std::fprintf(stderr,
+                 "simtlab-emu: kernel %s (launched at %s:%d), block (%u,%u,%u): racecheck WARNING: %s hazard "
+                 "between lanes of warp %u on volatile shared memory, %s: thread %s %s it at %s, then thread %s did a "
+                 "%u-byte %s of it at %s, with no __syncwarp() between them. %s. This run goes on with a GPU's "
+                 "result (the lanes take each volatile access in turn, as a converged warp does). Race reported "
+                 "between %s access at %s and %s access at %s, as compute-sanitizer --tool racecheck reports "
+                 "warp-level programming: a warning, not an error.\n",
+                 w->grid->site.kernel, w->grid->site.file, w->grid->site.line, block_idx.x, block_idx.y, block_idx.z,
+                 kind, a.tid / engine::warp_size, where, first_thread, first_write ? "wrote" : "read", first_site,
+                 second_thread, a.size, a.write ? "write" : "read", second_site, warp_sync_advice,
+                 first_write ? "Write" : "Read", first_site, a.write ? "Write" : "Read", second_site);
+}
+
+/* A hazard between `first` and the access `a`: the launch fails, unless
+ * both are volatile accesses of lanes of one warp (a warning). */
+void hazard(const char *kind, const record &first, bool first_write, const profile::shared_access &a)
+{
+    if (first.is_volatile && (a.flags & profile::access_volatile) &&
+        first.tid / engine::warp_size == a.tid / engine::warp_size)
+        warn(kind, first, first_write, a);
+    else
+        report(kind, first, first_write, a);
+}
+
 } /* namespace */
+
+void launch_begin()
+{
+    warnings_this_launch.store(0, std::memory_order_relaxed);
+    pairs_this_launch.store(0, std::memory_order_relaxed);
+    told_this_launch.store(false, std::memory_order_relaxed);
+}
+
+/* As compute-sanitizer's "RACECHECK SUMMARY", for the warnings alone (an
+ * error fails the launch and says so itself): once per kernel. */
+void launch_end(const char *kernel, const char *file, int line)
+{
+    const unsigned long n = warnings_this_launch.exchange(0, std::memory_order_relaxed);
+    if (!n || !told_this_launch.load(std::memory_order_relaxed))
+        return;
+    {
+        std::lock_guard<std::mutex> lock(warned_lock);
+        kernels_told().emplace_back(kernel ? kernel : "?");
+    }
+    const unsigned long pairs = pairs_this_launch.load(std::memory_order_relaxed);
+    std::fprintf(stderr,
+                 "simtlab-emu: racecheck: kernel %s (launched at %s:%d): %lu warp-synchronous hazard%s on volatile "
+                 "shared memory, at %lu pair%s of lines (warnings; the first is described above). The launch "
+                 "succeeded; later launches of this kernel are not reported again.\n",
+                 kernel ? kernel : "?", file ? file : "?", line, n, n == 1 ? "" : "s", pairs, pairs == 1 ? "" : "s");
+}
 
 void block_begin(unsigned nthreads)
 {
@@ -206,15 +349,17 @@ void check_and_record(state &s, const profile::shared_access &a)
         const std::size_t hi = (i + 1) * 4 > a.offset + size ? a.offset + size - i * 4 : 4;
         const unsigned mask = ((1u << hi) - 1) & ~((1u << lo) - 1);
         if (conflicts(s, ws.write, t, mask, a.atomic, a.pc))
-            report(write ? "WAW" : "RAW", ws.write, true, a);
+            hazard(write ? "WAW" : "RAW", ws.write, true, a);
         if (write) {
             if (conflicts(s, ws.read1, t, mask, a.atomic, a.pc))
-                report("WAR", ws.read1, false, a);
+                hazard("WAR", ws.read1, false, a);
             if (conflicts(s, ws.read2, t, mask, a.atomic, a.pc))
-                report("WAR", ws.read2, false, a);
+                hazard("WAR", ws.read2, false, a);
         }
-        const record now{a.pc, s.interval, clocks_of(s, t)[t % engine::warp_size], static_cast<std::uint16_t>(t),
-                         static_cast<std::uint8_t>(mask), static_cast<std::uint8_t>(a.atomic)};
+        record now{a.pc, s.interval, own_clock(s, t), static_cast<std::uint16_t>(t),
+                   static_cast<std::uint8_t>(mask), 0, 0};
+        now.atomic = a.atomic;
+        now.is_volatile = (a.flags & profile::access_volatile) != 0;
         if (write) {
             ws.write = now;
             ws.read1.interval = ws.read2.interval = 0;
@@ -261,7 +406,10 @@ void access(const profile::shared_access &a)
     if (!s.pending.empty())
         settle(s, a.tid);
     check_and_record(s, a);
-    if (!a.write && !a.atomic && a.size <= sizeof(pending_read::bytes)) {
+    /* A file whose every store calls a hook (access_exact) needs no pending
+     * loads; under lock step they would even take another lane's store
+     * between a load's hook and the load for this thread's. */
+    if (!a.write && !a.atomic && !(a.flags & profile::access_exact) && a.size <= sizeof(pending_read::bytes)) {
         pending_read p{a.pc, a.addr, a.offset, a.size, a.tid, {}};
         std::memcpy(p.bytes, reinterpret_cast<const void *>(a.addr), a.size);
         s.pending.push_back(p);

@@ -13,6 +13,7 @@
  * The Async variants validate the stream and then run at once: the
  * emulator executes streams eagerly, in submission order.
  */
+#include "census_internal.hpp"
 #include "runtime_internal.hpp"
 
 #include <cerrno>
@@ -21,6 +22,7 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <mutex>
 
 #include <sys/mman.h>
@@ -134,6 +136,7 @@ cudaError_t copy_checked(const char *api, void *dst, const void *src, std::size_
         return e;
     runtime::device_access open(dst_dev ? dst : nullptr, src_dev ? src : nullptr);
     std::memmove(dst, src, count);
+    census::copied(dst, dst_dev, src, src_dev, count); /* while both are open */
     return cudaSuccess;
 }
 
@@ -148,6 +151,7 @@ cudaError_t memset_checked(const char *api, void *ptr, int value, std::size_t co
         return e;
     runtime::device_access open(ptr);
     std::memset(ptr, value, count);
+    census::memset_done(ptr, count);
     return cudaSuccess;
 }
 
@@ -230,9 +234,10 @@ cudaError_t check_host_box(const void *base, std::size_t width, std::size_t heig
                           lo, span);
         return cudaErrorInvalidValue;
     }
-    static thread_local host_probe *probe_store = nullptr; /* 8 KiB: not on the caller's stack */
+    /* 8 KiB: not on the caller's stack; freed when its thread ends */
+    static thread_local std::unique_ptr<host_probe> probe_store;
     if (!probe_store)
-        probe_store = new host_probe;
+        probe_store.reset(new host_probe);
     host_probe &p = *probe_store;
     p.write = write;
     p.n = 0;
@@ -372,6 +377,8 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaM
     }
     if (e == cudaSuccess) /* streams run eagerly, in order: copy now */
         e = record_error(copy_checked("cudaMemcpyAsync", dst, src, count, kind));
+    if (e == cudaSuccess)
+        census::async_op(stream, true);
     return e;
 }
 
@@ -394,6 +401,8 @@ cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t 
             cudaGraphNodeTypeMemset));
     if (e == cudaSuccess)
         e = record_error(memset_checked("cudaMemsetAsync", devPtr, value, count));
+    if (e == cudaSuccess)
+        census::async_op(stream, false);
     return e;
 }
 

@@ -7,6 +7,7 @@
  * limits. Sizes that describe the host (cores, RAM, cache) are the host's:
  * the name says plainly that this is the emulator.
  */
+#include "checkers.hpp"
 #include "runtime_internal.hpp"
 #include <simtlab_emu/engine.hpp>
 
@@ -144,6 +145,16 @@ void fill_capabilities(cudaDeviceProp *p, const generation &g)
     p->reservedSharedMemPerBlock = g.shared_per_sm - g.shared_optin;
     p->deviceNumaId = -1;
     p->hostNumaId = -1;
+    /* The checked build (memcheck on, checkers.cpp) refuses a kernel's
+     * atomics on host pageable memory, as a GPU without HMM or ATS faults
+     * on any access to it (most discrete GPUs: CUDA Programming Guide,
+     * "Unified Memory"); its device says so. Without the checks the device
+     * is a hardware-coherent one (ATS, as Grace Hopper), where it works. */
+    if (checkers::memcheck_on()) {
+        p->pageableMemoryAccess = 0;
+        p->pageableMemoryAccessUsesHostPageTables = 0;
+        p->hostNativeAtomicSupported = 0;
+    }
 }
 
 cudaDeviceProp build_props()

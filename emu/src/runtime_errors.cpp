@@ -29,7 +29,7 @@ std::atomic<int> last_error{cudaSuccess};
 std::atomic<int> sticky{cudaSuccess};
 
 /* The diagnostic: a fixed buffer, so that setting it allocates nothing. */
-constexpr std::size_t diagnostic_capacity = 4096;
+constexpr std::size_t diagnostic_capacity = 8192;
 char diagnostic_text[diagnostic_capacity];
 std::mutex diagnostic_lock;
 
@@ -163,8 +163,8 @@ void set_diagnostic(const char *text)
     /* try_lock: if the fault handler interrupted a thread that holds the
      * lock, waiting would deadlock; the text is still printed. */
     if (diagnostic_lock.try_lock()) {
-        std::strncpy(diagnostic_text, text, diagnostic_capacity - 1);
-        diagnostic_text[diagnostic_capacity - 1] = '\0';
+        const int needed = std::snprintf(diagnostic_text, diagnostic_capacity, "%s", text);
+        mark_if_cut(diagnostic_text, diagnostic_capacity, needed);
         diagnostic_lock.unlock();
     }
     write_all(STDERR_FILENO, "simtlab-emu: ", 13);

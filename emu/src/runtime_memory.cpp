@@ -537,6 +537,28 @@ cudaError_t cudaFree(void *devPtr)
     return runtime::check_context();
 }
 
+/* For host code that checks the pointers it is given (simtlab's host
+ * library, host/backend.c): when `ptr` lies in a device allocation that
+ * cudaFree released and that is still in quarantine (so its range is no
+ * host memory either), says what it was into out (n bytes: "[offset N of ]
+ * device allocation #3 (4000 bytes, allocated at f.c:12), which cudaFree
+ * has released") and returns 1; otherwise 0. The emulator knows where the
+ * allocation was made, not which cudaFree released it. */
+int simtlab_emu_describe_freed(const void *ptr, char *out, size_t n)
+{
+    allocation a;
+    std::ptrdiff_t offset = 0;
+    if (!ptr || !out || n == 0 || !find_freed(reinterpret_cast<std::uintptr_t>(ptr), &a, &offset))
+        return 0;
+    char origin[512], at[64] = "";
+    describe_origin(a, origin, sizeof origin);
+    if (offset != 0)
+        std::snprintf(at, sizeof at, "offset %td of ", offset);
+    std::snprintf(out, n, "%sdevice allocation #%lu (%zu bytes, %s), which cudaFree has released", at, a.serial,
+                  a.size, origin);
+    return 1;
+}
+
 size_t simtlab_emu_report_live_allocations(void *FILE_stream)
 {
     FILE *out = FILE_stream ? static_cast<FILE *>(FILE_stream) : stderr;

@@ -257,9 +257,7 @@ Test(rewriter, launch_in_comments_strings_and_directives_is_untouched)
                      "const char *s = \"k<<<1, 1>>>()\";\n"
                      "const char *r = R\"x(k<<<1, 1>>>() )\" __shared__ int y;)x\";\n"
                      "char c = '<';\n"
-                     "#define LAUNCH(k) k<<<1, 1>>>()\n"
-                     "#define TWO_LINES(k) \\\n"
-                     "    k<<<1, 1>>>()\n"
+                     "#define SHIFT(k) (k << 3)\n"
                      "// a comment \\\n"
                      "   continued k<<<1, 1>>>();\n");
 }
@@ -1097,6 +1095,79 @@ Test(rewriter, overloaded_kernels_are_picked_by_argument_count)
     cr_assert_not_null(strstr(out, "__LINE__, part, 1, 32)(a)"), "%s", out);
 }
 
+/* Kernels of one name with as many parameters, of other types: neither
+ * the count nor a host function tells them apart, so the launch goes
+ * through a generic lambda and C++ picks by the arguments' types. An
+ * argument with a template comma (Tensor<float, 1>(p)) is one argument. */
+Test(rewriter, overloads_with_as_many_parameters_are_picked_by_the_compiler)
+{
+    const char *out = rewrite("template <class T, int D> struct Tensor { T *p; };\n"
+                              "__global__ void k(Tensor<float, 1> t) {}\n"
+                              "__global__ void k(Tensor<float, 2> t) {}\n"
+                              "void h(float *p) { k<<<1, 2>>>(Tensor<float, 1>{p}); k<<<1, 2>>>(Tensor<float, 2>(p)); }\n");
+    cr_assert_not_null(strstr(out, "::simtlab_emu::launch_deduced(\"k\", __FILE__, __LINE__, [](auto &&...simtlab_emu_a) "
+                                   "{ k(static_cast<decltype(simtlab_emu_a) &&>(simtlab_emu_a)...); }, 1, 2)"
+                                   "(Tensor<float, 1>{p});"),
+                       "%s", out);
+    cr_assert_not_null(strstr(out, "}, 1, 2)(Tensor<float, 2>(p)); }"), "%s", out);
+    /* counted as one argument: the one-parameter overload, by its type */
+    out = rewrite("template <class T, int D> struct Tensor { T *p; };\n"
+                  "__global__ void s(Tensor<float, 1> t) {}\n"
+                  "__global__ void s(float *p, int n) {}\n"
+                  "void h(float *p) { s<<<1, 2>>>(Tensor<float, 1>(p)); s<<<1, 2>>>(p, 3 < 4); }\n");
+    cr_assert_not_null(strstr(out, "static_cast<void (*)(Tensor<float, 1> t)>(s), 1, 2)(Tensor<float, 1>(p))"), "%s",
+                       out);
+    cr_assert_not_null(strstr(out, "static_cast<void (*)(float *p, int n)>(s), 1, 2)(p, 3 < 4)"), "%s", out);
+    /* a prototype and its definition with other parameter names, top-level
+     * qualifiers, `unsigned` for `unsigned int` and an array for a pointer
+     * are one kernel */
+    out = rewrite("__global__ void f(int *a, unsigned int n, const float *, float v[]);\n"
+                  "__global__ void f(int *__restrict__ out, const unsigned count, const float *w, float *v) {}\n"
+                  "void h(int *p) { f<<<1, 2>>>(p, 3u, nullptr, NULL); }\n");
+    cr_assert_not_null(strstr(out, "::simtlab_emu::launch_known<decltype(&f), &f>(\"f\", __FILE__, __LINE__, f, 1, 2)"), "%s",
+                       out);
+}
+
+/* A launch written in a #define's body (a launch macro) is rewritten there,
+ * on the #define's own lines: a kernel the body names is looked up among
+ * the file's kernels like any launch's; a kernel that is the macro's
+ * parameter is named by the argument's own text (#k) and, where the file
+ * has kernel templates, called through a generic lambda that deduces. */
+Test(rewriter, launches_in_define_bodies_are_rewritten)
+{
+    expect_rewrite("#define LAUNCH(k, n) k<<<1, n>>>()\n"
+                   "#define TWO_LINES(k) \\\n"
+                   "    k<< <1, 1>>>()\n",
+                   "#define LAUNCH(k, n) ::simtlab_emu::launch(#k, __FILE__, __LINE__, k, 1, n)()\n"
+                   "#define TWO_LINES(k) \\\n"
+                   "    ::simtlab_emu::launch(#k, __FILE__, __LINE__, k,  1, 1)()\n");
+    const char *out = rewrite("__global__ void add(int *p) {}\n"
+                              "template <class T> __global__ void scale(T *p, T by) {}\n"
+                              "#define RUN_ADD(d) add<<<2, 32>>>(d)\n"
+                              "#define RUN_SCALE(d) scale<<<2, 32>>>(d, 2.0f)\n"
+                              "#define RUN_SCALE_T(T, d) scale<T><<<2, 32>>>(d, (T)2)\n"
+                              "#define RUN_ANY(k, ...) k<<<2, 32>>>(__VA_ARGS__)\n"
+                              "void h(int *i, float *f) { RUN_ADD(i); RUN_SCALE(f); RUN_SCALE_T(float, f); "
+                              "RUN_ANY(scale, f, 3.0f); }\n");
+    cr_assert_not_null(strstr(out, "#define RUN_ADD(d) ::simtlab_emu::launch_known<decltype(&add), &add>(\"add\", "
+                                   "__FILE__, __LINE__, add, 2, 32)(d)\n"),
+                       "%s", out);
+    cr_assert_not_null(strstr(out, "#define RUN_SCALE(d) ::simtlab_emu::launch_deduced(\"scale\", __FILE__, __LINE__, "
+                                   "[](auto &&...simtlab_emu_a) { scale(static_cast<decltype(simtlab_emu_a) &&>"
+                                   "(simtlab_emu_a)...); }, 2, 32)(d, 2.0f)\n"),
+                       "%s", out);
+    cr_assert_not_null(strstr(out, "#define RUN_SCALE_T(T, d) ::simtlab_emu::launch(\"scale<T>\", __FILE__, __LINE__, "
+                                   "scale<T>, 2, 32)(d, (T)2)\n"),
+                       "%s", out);
+    cr_assert_not_null(strstr(out, "#define RUN_ANY(k, ...) ::simtlab_emu::launch_deduced(#k, __FILE__, __LINE__, "
+                                   "[=](auto &&...simtlab_emu_a) { k(static_cast<decltype(simtlab_emu_a) &&>"
+                                   "(simtlab_emu_a)...); }, 2, 32)(__VA_ARGS__)\n"),
+                       "%s", out);
+    /* the uses are left to the preprocessor */
+    cr_assert_not_null(strstr(out, "RUN_ADD(i); RUN_SCALE(f); RUN_SCALE_T(float, f); RUN_ANY(scale, f, 3.0f); }"), "%s",
+                       out);
+}
+
 /* The same when the other overload is a header's prototype (cuda-samples'
  * cdpAdvancedQuicksort: its header declares qsort_warp with 7 parameters,
  * the .cu defines it with 8). */
@@ -1109,6 +1180,50 @@ Test(rewriter, a_kernel_overloaded_by_a_headers_prototype_is_picked_by_argument_
     const char *got = rewrite_tree(NULL, NULL);
     cr_assert_not_null(strstr(got, "static_cast<void (*)(int *a, int n, int depth)>(part), 1, 32)(a, 4, 0)"), "%s",
                        got);
+}
+
+/* Overloads with as many parameters declared in a header: the .cu's launch
+ * goes through the generic lambda, as for overloads of its own. */
+Test(rewriter, overloads_declared_in_a_header_are_picked_by_the_compiler, .init = make_scratch)
+{
+    write_scratch("fill.cuh", "#pragma once\n"
+                              "__global__ void fill(float *p, float v) { }\n"
+                              "__global__ void fill(double *p, double v) { }\n");
+    write_scratch("main.cu", "#include \"fill.cuh\"\n"
+                             "void go(float *f, double *d) { fill<<<1, 32>>>(f, 1.0f); fill<<<1, 32>>>(d, 2.0); }\n");
+    const char *got = rewrite_tree(NULL, NULL);
+    cr_assert_not_null(strstr(got, "launch_deduced(\"fill\", __FILE__, __LINE__, [](auto &&...simtlab_emu_a) { "
+                                   "fill(static_cast<decltype(simtlab_emu_a) &&>(simtlab_emu_a)...); }, 1, 32)(f, 1.0f);"),
+                       "%s", got);
+    cr_assert_not_null(strstr(got, "}, 1, 32)(d, 2.0); }"), "%s", got);
+}
+
+/* Texture and surface references (removed in CUDA 12.0) become the
+ * emulator's templates that say so; a program's own `texture` (a ray
+ * tracer's class) or a `texture<...>` that is no reference stays. */
+Test(rewriter, texture_references_become_the_template_that_says_they_were_removed)
+{
+    expect_rewrite("texture<float, 1, cudaReadModeElementType> t1;\n"
+                   "static texture<uchar4, cudaTextureType2D, cudaReadModeNormalizedFloat> t2;\n"
+                   "surface<void, 2> s1;\n",
+                   "::simtlab_emu::removed_texture_reference<float, 1, cudaReadModeElementType> t1;\n"
+                   "static ::simtlab_emu::removed_texture_reference<uchar4, cudaTextureType2D, "
+                   "cudaReadModeNormalizedFloat> t2;\n"
+                   "::simtlab_emu::removed_surface_reference<void, 2> s1;\n");
+    expect_unchanged("template <class T> struct texture { T v; };\n"
+                     "texture<float> albedo;\n"
+                     "texture<float, 1, cudaReadModeElementType> t1;\n");
+    expect_unchanged("texture<Color> sky;\n"
+                     "struct S { texture<float, 1> t; };\n"
+                     "__device__ void f() { texture<float, 1> local; }\n");
+}
+
+/* A kernel's name pasted in a launch macro (`name##_kernel`) is one name. */
+Test(rewriter, a_pasted_kernel_name_in_a_launch_macro_is_one_name)
+{
+    expect_rewrite("#define RUN(name, p) do { name##_kernel<<<1, 32>>>(p); } while (0)\n",
+                   "#define RUN(name, p) do { ::simtlab_emu::launch(\"name##_kernel\", __FILE__, __LINE__, "
+                   "name##_kernel, 1, 32)(p); } while (0)\n");
 }
 
 /* ---- host-only functions (rewrite_hostfn.c) ----------------------------------- */

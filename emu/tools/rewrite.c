@@ -308,6 +308,9 @@ static int scan(rw *r)
             if (rewrite_asm(r, i, &i) != 0)
                 return -1;
             continue;
+        } else if ((tok_is(r, i, "texture") || tok_is(r, i, "surface")) && current_scope(r) == SCOPE_NAMESPACE) {
+            if (rewrite_removed_reference(r, i) != 0)
+                return -1;
         }
         i++;
     }

@@ -13,8 +13,12 @@
  * I/O, emu/tests/test_rewriter.c calls it directly.
  *
  * Limits, each a consequence of not being a compiler:
- * - text inside macros is not rewritten: `#define RUN(k) k<<<1, 1>>>()`
- *   stays as it is and fails to compile under the emulator;
+ * - inside a #define only launches, __shared__ declarations and loops are
+ *   rewritten; a launch whose kernel is the macro's parameter
+ *   (`#define RUN(k) k<<<1, 1>>>()`) cannot be looked up, so where the
+ *   file has kernel templates or overloads it calls the kernel through a
+ *   generic lambda, whose arguments keep their own types (a literal 0
+ *   passed for a pointer parameter does not compile there);
  * - __align__(n) and alignas(n) are dropped from __shared__ declarations:
  *   the emulator's shared arena aligns every object to at least 16 bytes,
  *   and to alignof(T) beyond that;

@@ -6,7 +6,8 @@
  *   rewrite_shared.c  __shared__ declarations;
  *   rewrite_launch.c  kernel launches;
  *   rewrite_kernels.c __global__ definitions (the host-call check) and
- *                     kernels that share their name with a host function.
+ *                     kernels that share their name with a host function;
+ *   rewrite_removed.c texture and surface references (removed in CUDA 12.0).
  * Comments on what each function does are at its definition.
  */
 #ifndef SIMTLAB_REWRITE_INTERNAL_H
@@ -132,6 +133,7 @@ typedef struct rw {
     size_t lex_from, lex_line_start;
     int lex_line;
     bool in_macro;
+    struct rw *file; /* a #define's body: the file's state, whose kernels the body's launches name */
     bool says_volatile; /* code_says_volatile (rewrite_lex.c), for the prologue */
 } rw;
 
@@ -228,6 +230,10 @@ int rewrite_macro_bodies(rw *r);
 /* rewrite_asm.c */
 int rewrite_asm(rw *r, size_t i, size_t *next);
 
+/* rewrite_removed.c: a texture or surface reference (removed in CUDA 12.0)
+ * declared at token i becomes the emulator's template that says so */
+int rewrite_removed_reference(rw *r, size_t i);
+
 /* rewrite.c: one file's rewrite (sl_rewrite is this with a prologue and
  * no include context); the text is appended to *sb. */
 int rewrite_source(const char *src, size_t len, const char *path, bool prologue, struct include_ctx *inc,
@@ -261,6 +267,9 @@ int edit_start_order(const void *a, const void *b);
 
 /* rewrite_kernels.c */
 int scan_kernels(rw *r);
+rw *kernel_table(rw *r);
+bool names_overloaded_kernel(rw *r, size_t first, size_t last, size_t lparen, size_t rparen);
+bool file_has_generic_kernels(rw *r);
 const kernel_decl *overloaded_kernel(const rw *r, size_t first, size_t last);
 const kernel_decl *kernel_by_arity(const rw *r, size_t first, size_t last, size_t lparen, size_t rparen);
 bool names_template_kernel(const rw *r, size_t first, size_t last);

@@ -60,6 +60,102 @@ static size_t after_template_head(const rw *r, size_t g)
     return 0;
 }
 
+/* Words that end a parameter's type, never its name. */
+static bool is_type_word(const rw *r, size_t i)
+{
+    static const char *const type_words[] = {"int",      "char",   "short", "long",     "float",   "double",
+                                             "unsigned", "signed", "bool",  "void",     "auto",    "const",
+                                             "volatile", "__half", "half",  "__restrict__", "size_t", "wchar_t"};
+    return tok_is_one_of(r, i, type_words, sizeof type_words / sizeof type_words[0]);
+}
+
+/* The tokens of one parameter [from, to) that spell its type: without its
+ * default argument and without its name (a last identifier that is not a
+ * type's word), so that `int *a` and `int *` compare equal. */
+static size_t param_type_end(const rw *r, size_t from, size_t to)
+{
+    for (size_t j = from; j < to; j++)
+        if (is_punct(r, j, '='))
+            to = j;
+    if (to > from + 1 && is_ident(r, to - 1) && !tok_is(r, to - 2, "::") && !is_type_word(r, to - 1))
+        to--;
+    return to;
+}
+
+/* The next token of a parameter's type at or after *j (before `end`) that
+ * tells types apart, or `end`: qualifiers a prototype and its definition
+ * may spell differently are skipped (`const` at the top level, restrict),
+ * `int` after `unsigned`, `signed`, `short` or `long` is implied, and an
+ * array parameter's `[...]` is the pointer it is. Sets *pointer for `[`. */
+static size_t next_type_token(const rw *r, size_t *j, size_t end, bool *pointer)
+{
+    static const char *const skipped[] = {"const", "volatile", "__restrict__", "__restrict", "restrict", "register"};
+    static const char *const sized[] = {"unsigned", "signed", "short", "long"};
+    *pointer = false;
+    for (; *j < end; ++*j) {
+        if (tok_is_one_of(r, *j, skipped, sizeof skipped / sizeof skipped[0]))
+            continue;
+        if (tok_is(r, *j, "int") && *j > 0 && tok_is_one_of(r, *j - 1, sized, sizeof sized / sizeof sized[0]))
+            continue;
+        if (is_ident(r, *j) && *j + 1 < end && is_punct(r, *j + 1, '[') && !is_type_word(r, *j))
+            continue; /* an array parameter's name */
+        if (is_punct(r, *j, '[')) {
+            *pointer = true;
+            if (r->match[*j] > (long)*j)
+                *j = (size_t)r->match[*j];
+        }
+        return (*j)++;
+    }
+    return end;
+}
+
+/* Do two parameters, tokens [a, ae) and [b, be), spell the same type? */
+static bool same_param_type(const rw *r, size_t a, size_t ae, size_t b, size_t be)
+{
+    for (;;) {
+        bool pa, pb;
+        const size_t ta = next_type_token(r, &a, ae, &pa), tb = next_type_token(r, &b, be, &pb);
+        if (ta == ae || tb == be)
+            return ta == ae && tb == be;
+        if (pa || pb ? !((pa || is_punct(r, ta, '*')) && (pb || is_punct(r, tb, '*'))) : !same_text(r, ta, tb))
+            return false;
+    }
+}
+
+/* The `,` or `)` that ends the parameter starting at token j. */
+static size_t param_end(const rw *r, size_t j, size_t rparen)
+{
+    int angle = 0;
+    for (; j < rparen && !(angle == 0 && is_punct(r, j, ',')); j++) {
+        if ((is_punct(r, j, '(') || is_punct(r, j, '[')) && r->match[j] > (long)j)
+            j = (size_t)r->match[j];
+        else if (is_punct(r, j, '<'))
+            angle++;
+        else if (is_punct(r, j, '>') && angle > 0)
+            angle--;
+    }
+    return j;
+}
+
+/* Do two parameter lists spell the same types, one parameter after the
+ * other (a prototype and its definition), rather than an overload's? */
+static bool same_signature(const rw *r, const kernel_decl *a, const kernel_decl *b)
+{
+    size_t i = a->lparen + 1, j = b->lparen + 1;
+    while (i < a->rparen && j < b->rparen) {
+        const size_t ie = param_end(r, i, a->rparen), je = param_end(r, j, b->rparen);
+        if (!same_param_type(r, i, param_type_end(r, i, ie), j, param_type_end(r, j, je)))
+            return false;
+        i = ie + 1;
+        j = je + 1;
+    }
+    return true;
+}
+
+/* The kind under which a header's overloaded kernels are noted in the
+ * translation unit's shared names (rewrite_hostfn.c's name_set). */
+#define OVERLOADED_KERNEL 'O'
+
 static int record_kernel(rw *r, const kernel_decl *k)
 {
     if (!k->is_template && r->inc &&
@@ -71,9 +167,13 @@ static int record_kernel(rw *r, const kernel_decl *k)
         if (!same_text(r, seen->name, k->name))
             continue;
         if (param_count(r, seen->lparen, seen->rparen) != param_count(r, k->lparen, k->rparen) ||
-            seen->is_template != k->is_template) {
+            seen->is_template != k->is_template || (!k->is_template && !same_signature(r, seen, k))) {
             seen->ambiguous = true;
-            continue; /* an overload: kept too, if its parameter count is new */
+            /* known to the files that include this one (names_overloaded_kernel) */
+            if (r->inc && name_set_add(include_hostfn_names(r->inc), tok_text(r, k->name), tok_len(r, k->name),
+                                       OVERLOADED_KERNEL) != 0)
+                return fail_oom(r);
+            continue; /* an overload: kept too */
         }
         return 0; /* a prototype and its definition: the first one speaks for both */
     }
@@ -208,6 +308,22 @@ int scan_kernels(rw *r)
     return 0;
 }
 
+/* ---- the lookups of a launch ---------------------------------------------------
+ * A launch is a file's or, in a #define's body, the body's (rewrite_shared.c,
+ * rewrite_macro_body), which is tokenized apart with `file` pointing at the
+ * file's state: the kernels a launch names are the file's (table), and its
+ * names are compared as text across the two (same_name). */
+
+static const rw *table(const rw *r) { return r->file ? r->file : r; }
+
+rw *kernel_table(rw *r) { return r->file ? r->file : r; }
+
+/* Token a of `ra` and token b of `rb` spell the same text. */
+static bool same_name(const rw *ra, size_t a, const rw *rb, size_t b)
+{
+    return tok_len(ra, a) == tok_len(rb, b) && memcmp(tok_text(ra, a), tok_text(rb, b), tok_len(ra, a)) == 0;
+}
+
 /* The kernel that a launch of the single identifier `name_tok` means when a
  * function that is not a kernel has the same name; NULL when the name
  * alone is unambiguous, or when the rewriter cannot tell (templates,
@@ -216,14 +332,15 @@ const kernel_decl *overloaded_kernel(const rw *r, size_t first, size_t last)
 {
     if (first != last || !is_ident(r, first))
         return NULL;
+    const rw *t = table(r);
     const kernel_decl *k = NULL;
-    for (size_t i = 0; i < r->nkernels && !k; i++)
-        if (same_text(r, r->kernels[i].name, first))
-            k = &r->kernels[i];
+    for (size_t i = 0; i < t->nkernels && !k; i++)
+        if (same_name(t, t->kernels[i].name, r, first))
+            k = &t->kernels[i];
     if (!k || k->is_template || k->ambiguous)
         return NULL;
-    for (size_t i = 0; i < r->nhost; i++)
-        if (same_text(r, r->host_names[i], first))
+    for (size_t i = 0; i < t->nhost; i++)
+        if (same_name(t, t->host_names[i], r, first))
             return k;
     return NULL;
 }
@@ -239,17 +356,18 @@ const kernel_decl *kernel_by_arity(const rw *r, size_t first, size_t last, size_
 {
     if (first != last || !is_ident(r, first))
         return NULL;
+    const rw *t = table(r);
     const size_t n = arg_count(r, lparen, rparen);
     const kernel_decl *fit = NULL;
     bool overloaded = false;
-    for (size_t i = 0; i < r->nkernels; i++) {
-        const kernel_decl *k = &r->kernels[i];
-        if (!same_text(r, k->name, first))
+    for (size_t i = 0; i < t->nkernels; i++) {
+        const kernel_decl *k = &t->kernels[i];
+        if (!same_name(t, k->name, r, first))
             continue;
         if (k->is_template)
             return NULL;
         overloaded |= k->ambiguous;
-        if (param_count(r, k->lparen, k->rparen) == n) {
+        if (param_count(t, k->lparen, k->rparen) == n) {
             if (fit)
                 return NULL;
             fit = k;
@@ -268,10 +386,54 @@ bool names_template_kernel(const rw *r, size_t first, size_t last)
         first++;
     if (first != last || !is_ident(r, first))
         return false;
-    for (size_t i = 0; i < r->nkernels; i++)
-        if (r->kernels[i].is_template && same_text(r, r->kernels[i].name, first))
+    const rw *t = table(r);
+    for (size_t i = 0; i < t->nkernels; i++)
+        if (t->kernels[i].is_template && same_name(t, t->kernels[i].name, r, first))
             return true;
-    return r->inc && include_knows_template_kernel(r->inc, tok_text(r, first), tok_len(r, first));
+    return t->inc && include_knows_template_kernel(t->inc, tok_text(r, first), tok_len(r, first));
+}
+
+/* Kernels of the launched name [first, last] (one identifier, or `::` and
+ * one) that the count of the arguments between `lparen` and `rparen` does
+ * not tell apart: two or more of them take that many parameters, of other
+ * types, or a header declares overloads of the name. The launch goes
+ * through a generic lambda, as for a template, so that C++'s overload
+ * resolution picks the kernel by the arguments' types (`k(Tensor<float, 1>)`
+ * beside `k(Tensor<float, 2>)`). A count that fits none of the file's own
+ * kernels is left to the compiler's message. */
+bool names_overloaded_kernel(rw *r, size_t first, size_t last, size_t lparen, size_t rparen)
+{
+    if (first < last && tok_is(r, first, "::"))
+        first++;
+    if (first != last || !is_ident(r, first))
+        return false;
+    const rw *t = table(r);
+    const size_t n = arg_count(r, lparen, rparen);
+    size_t fit = 0;
+    bool local = false;
+    for (size_t i = 0; i < t->nkernels; i++) {
+        if (!same_name(t, t->kernels[i].name, r, first))
+            continue;
+        local = true;
+        fit += !t->kernels[i].is_template && param_count(t, t->kernels[i].lparen, t->kernels[i].rparen) == n;
+    }
+    if (fit >= 2)
+        return true;
+    /* overloads that a header declares, which this file's table lacks */
+    return !local && t->inc &&
+           name_set_has(include_hostfn_names(t->inc), tok_text(r, first), tok_len(r, first), OVERLOADED_KERNEL);
+}
+
+/* Does the file (or a header it includes) have a kernel template or
+ * kernels of one name with different parameters? A launch in a #define
+ * whose kernel is the macro's parameter may then name one of them. */
+bool file_has_generic_kernels(rw *r)
+{
+    const rw *t = table(r);
+    for (size_t i = 0; i < t->nkernels; i++)
+        if (t->kernels[i].is_template || t->kernels[i].ambiguous)
+            return true;
+    return false;
 }
 
 /* Walks the template argument or parameter list whose `<` is token `open`:
@@ -338,12 +500,13 @@ bool names_partly_deduced_kernel(const rw *r, size_t first, size_t last)
     size_t given = 0;
     if (walk_angle_list(r, first + 1, count_element, &given) != last)
         return false;
-    for (size_t i = 0; i < r->nkernels; i++) {
-        const kernel_decl *k = &r->kernels[i];
-        if (!k->is_template || !k->tparams || !same_text(r, k->name, first))
+    const rw *t = table(r);
+    for (size_t i = 0; i < t->nkernels; i++) {
+        const kernel_decl *k = &t->kernels[i];
+        if (!k->is_template || !k->tparams || !same_name(t, k->name, r, first))
             continue;
         needs_deduction n = {given, (size_t)-1};
-        if (walk_angle_list(r, k->tparams, find_deduced, &n) != 0 && n.found != (size_t)-1)
+        if (walk_angle_list(t, k->tparams, find_deduced, &n) != 0 && n.found != (size_t)-1)
             return true;
     }
     return false;
@@ -393,9 +556,10 @@ static const kernel_decl *launched_kernel(const rw *r, size_t first, size_t last
         first++;
     if (first != last || !is_ident(r, first))
         return NULL;
-    for (size_t i = 0; i < r->nkernels; i++)
-        if (same_text(r, r->kernels[i].name, first))
-            return r->kernels[i].is_template || r->kernels[i].ambiguous ? NULL : &r->kernels[i];
+    const rw *t = table(r);
+    for (size_t i = 0; i < t->nkernels; i++)
+        if (same_name(t, t->kernels[i].name, r, first))
+            return t->kernels[i].is_template || t->kernels[i].ambiguous ? NULL : &t->kernels[i];
     return NULL;
 }
 
@@ -434,27 +598,59 @@ static bool name_declares_variable(const rw *r, size_t name)
  * that name (where one hides the kernel, `&k` is no constant). */
 bool known_kernel_launch(rw *r, size_t first, size_t last)
 {
+    rw *t = kernel_table(r);
     const kernel_decl *found = launched_kernel(r, first, last); /* NULL for an overloaded one */
     if (!found ||
-        (r->inc && include_knows_other_arity(r->inc, tok_text(r, found->name), tok_len(r, found->name),
-                                             param_count(r, found->lparen, found->rparen))))
+        (t->inc && include_knows_other_arity(t->inc, tok_text(t, found->name), tok_len(t, found->name),
+                                             param_count(t, found->lparen, found->rparen))))
         return false;
-    kernel_decl *k = &r->kernels[found - r->kernels];
+    kernel_decl *k = &t->kernels[found - t->kernels];
     if (k->var_named == 0)
-        k->var_named = name_declares_variable(r, k->name) ? 1 : -1;
+        k->var_named = name_declares_variable(t, k->name) ? 1 : -1;
     return k->var_named < 0;
 }
 
+/* The `>` that closes a template argument list whose `<` is token `open`
+ * (after a name) inside an argument list that ends at `end`, when what
+ * follows it reads as a template-id's (`(`, `{`, `::`, `,` or `)`:
+ * `Tensor<float, 1>(p)`, `std::pair<int, int>{}`, `A<B, C>::value`); else
+ * 0: `a < b, c > d` is two comparisons. */
+static size_t template_close(const rw *r, size_t open, size_t end)
+{
+    if (open == 0 || !is_ident(r, open - 1))
+        return 0;
+    int depth = 0;
+    for (size_t j = open; j < end; j++) {
+        if ((is_punct(r, j, '(') || is_punct(r, j, '[') || is_punct(r, j, '{')) && r->match[j] > (long)j) {
+            j = (size_t)r->match[j];
+        } else if (is_punct(r, j, ';') || tok_is(r, j, "&&") || tok_is(r, j, "||")) {
+            return 0;
+        } else if (is_punct(r, j, '<')) {
+            depth++;
+        } else if (is_punct(r, j, '>') && --depth == 0) {
+            const size_t next = j + 1;
+            return next == end || is_punct(r, next, '(') || is_punct(r, next, '{') || tok_is(r, next, "::") ||
+                           is_punct(r, next, ',') || is_punct(r, next, ')')
+                       ? j
+                       : 0;
+        }
+    }
+    return 0;
+}
+
 /* Arguments of a call between `lparen` and `rparen`, counted by top-level
- * commas (brackets skipped). */
+ * commas (brackets and template argument lists skipped). */
 static size_t arg_count(const rw *r, size_t lparen, size_t rparen)
 {
     if (rparen == lparen + 1)
         return 0;
     size_t n = 1;
     for (size_t j = lparen + 1; j < rparen; j++) {
+        size_t close;
         if ((is_punct(r, j, '(') || is_punct(r, j, '[') || is_punct(r, j, '{')) && r->match[j] > (long)j)
             j = (size_t)r->match[j];
+        else if (is_punct(r, j, '<') && (close = template_close(r, j, rparen)) != 0)
+            j = close;
         else if (is_punct(r, j, ','))
             n++;
     }
@@ -534,20 +730,21 @@ int append_default_args(rw *r, size_t first, size_t last, size_t lparen, size_t 
 {
     strbuf rec = {0};
     const char *record = NULL;
+    const rw *t = table(r);
     const kernel_decl *k = launched_kernel(r, first, last);
     if (k) {
-        int has = kernel_defaults(r, k, &rec);
+        int has = kernel_defaults(t, k, &rec);
         if (has < 0) {
             free(rec.data);
             return fail_oom(r);
         }
         record = has ? rec.data : NULL;
-    } else if (r->inc && is_ident(r, last) && (first == last || (first + 1 == last && tok_is(r, first, "::")))) {
+    } else if (t->inc && is_ident(r, last) && (first == last || (first + 1 == last && tok_is(r, first, "::")))) {
         bool local = false; /* a template or ambiguous kernel of this file */
-        for (size_t i = 0; i < r->nkernels && !local; i++)
-            local = same_text(r, r->kernels[i].name, last);
+        for (size_t i = 0; i < t->nkernels && !local; i++)
+            local = same_name(t, t->kernels[i].name, r, last);
         if (!local)
-            record = include_kernel_defaults(r->inc, tok_text(r, last), tok_len(r, last));
+            record = include_kernel_defaults(t->inc, tok_text(r, last), tok_len(r, last));
     }
     if (!record) {
         free(rec.data);

@@ -90,6 +90,12 @@ static long expr_start(const rw *r, long last)
         }
         if (!is_ident(r, u) || is_control_keyword(r, u))
             return -1;
+        /* In a #define, `name##_kernel` pastes one name: keep going left. */
+        if (r->in_macro && j >= 3 && is_punct(r, (size_t)j - 1, '#') && is_punct(r, (size_t)j - 2, '#') &&
+            adjacent(r, (size_t)j - 2) && is_ident(r, (size_t)j - 3)) {
+            j -= 3;
+            continue;
+        }
         /* `a.b`, `a->b`, `ns::b`, `ns::template b<...>`: keep going left. */
         long sep = j - 1;
         if (sep >= 0 && tok_is(r, (size_t)sep, "template"))
@@ -157,6 +163,22 @@ static int replace_chevrons(rw *r, size_t first, const char *text)
     return 0;
 }
 
+/* In a function-like #define's body (rewrite_shared.c), is token `tok` one
+ * of the macro's parameters (or __VA_ARGS__)? The body's tokens start with
+ * the macro's name and, right after it, its parameter list. */
+static bool is_macro_parameter(const rw *r, size_t tok)
+{
+    if (!r->in_macro || !is_ident(r, tok) || r->ntoks < 2 || !is_punct(r, 1, '(') || !adjacent(r, 0) ||
+        r->match[1] < 0)
+        return false;
+    if (tok_is(r, tok, "__VA_ARGS__"))
+        return true;
+    for (size_t j = 2; j < (size_t)r->match[1]; j++)
+        if (is_ident(r, j) && same_text(r, j, tok))
+            return true;
+    return false;
+}
+
 /* k<<<cfg>>>(args) -> ::simtlab_emu::launch("k", __FILE__, __LINE__, k, cfg)(args)
  * as edits (an insertion before k, `<<<` -> ", ", `>>>` -> ")") so that k,
  * cfg and args keep their bytes and their newlines. A kernel that shares
@@ -179,21 +201,36 @@ int rewrite_launch(rw *r, size_t open)
     if (r->match[args] < 0)
         return fail_at(r, args, "unbalanced '(' in the kernel arguments");
 
+    /* In a #define, a kernel that is the macro's parameter
+     * (`#define LAUNCH(k, ...) k<<<g, b>>>(__VA_ARGS__)`) is not known
+     * here: where the file has kernel templates or overloads it may be one,
+     * and a generic lambda (below) serves all kinds; it copies what it
+     * names, in case that is a local variable holding a kernel's address. */
+    const bool parameter = first == (long)open - 1 && is_macro_parameter(r, (size_t)first);
+    const bool capture = parameter && file_has_generic_kernels(r);
     /* A function template named without its arguments, or with fewer than
      * it needs: a generic lambda calls it, so that the call deduces them
      * (launch.hpp, launch_deduced). */
-    const bool deduced = names_template_kernel(r, (size_t)first, open - 1) ||
-                         names_partly_deduced_kernel(r, (size_t)first, open - 1);
-    const kernel_decl *k = deduced ? NULL : overloaded_kernel(r, (size_t)first, open - 1);
-    if (!k && !deduced)
+    bool deduced = capture || (!parameter && (names_template_kernel(r, (size_t)first, open - 1) ||
+                                              names_partly_deduced_kernel(r, (size_t)first, open - 1)));
+    const kernel_decl *k = deduced || parameter ? NULL : overloaded_kernel(r, (size_t)first, open - 1);
+    if (!k && !deduced && !parameter)
         k = kernel_by_arity(r, (size_t)first, open - 1, args, (size_t)r->match[args]);
+    /* Overloads that neither of those tells apart: the same lambda, and
+     * C++ picks by the arguments' types. */
+    if (!k && !deduced && !parameter)
+        deduced = names_overloaded_kernel(r, (size_t)first, open - 1, args, (size_t)r->match[args]);
     /* A kernel of the file named by itself: each CUDA thread calls it
      * directly (launch.hpp, launch_known). */
-    const bool known = !deduced && !k && known_kernel_launch(r, (size_t)first, open - 1);
+    const bool known = !deduced && !k && !parameter && known_kernel_launch(r, (size_t)first, open - 1);
     strbuf head = {0};
     strbuf name = {0};
     put_tokens(r, &name, (size_t)first, open - 1);
-    if (known) {
+    if (parameter) {
+        /* the argument's own text, by the preprocessor's # */
+        sb_puts(&head, deduced ? "::simtlab_emu::launch_deduced(#" : "::simtlab_emu::launch(#");
+        sb_put(&head, name.data ? name.data : "", name.len);
+    } else if (known) {
         sb_puts(&head, "::simtlab_emu::launch_known<decltype(&");
         sb_put(&head, name.data ? name.data : "", name.len);
         sb_puts(&head, "), &");
@@ -202,15 +239,18 @@ int rewrite_launch(rw *r, size_t open)
     } else {
         sb_puts(&head, deduced ? "::simtlab_emu::launch_deduced(\"" : "::simtlab_emu::launch(\"");
     }
-    sb_put_escaped(&head, name.data ? name.data : "", name.len);
+    if (!parameter) {
+        sb_put_escaped(&head, name.data ? name.data : "", name.len);
+        sb_puts(&head, "\"");
+    }
     head.oom |= name.oom;
     free(name.data);
-    sb_puts(&head, "\", __FILE__, __LINE__, ");
+    sb_puts(&head, ", __FILE__, __LINE__, ");
     if (deduced)
-        sb_puts(&head, "[](auto &&...simtlab_emu_a) { ");
+        sb_puts(&head, capture ? "[=](auto &&...simtlab_emu_a) { " : "[](auto &&...simtlab_emu_a) { ");
     if (k) {
         sb_puts(&head, "static_cast<");
-        put_kernel_pointer_type(r, &head, k);
+        put_kernel_pointer_type(kernel_table(r), &head, k);
         sb_puts(&head, ">(");
     }
     if (add_edit_sb(r, r->toks[first].start, r->toks[first].start, &head) != 0)
@@ -220,7 +260,7 @@ int rewrite_launch(rw *r, size_t open)
     if (deduced && add_edit_str(r, r->toks[open - 1].end, r->toks[open - 1].end,
                                 "(static_cast<decltype(simtlab_emu_a) &&>(simtlab_emu_a)...); }") != 0)
         return -1;
-    if (!deduced && append_default_args(r, (size_t)first, open - 1, args, (size_t)r->match[args]) != 0)
+    if (!deduced && !parameter && append_default_args(r, (size_t)first, open - 1, args, (size_t)r->match[args]) != 0)
         return -1;
     if (replace_chevrons(r, open, ", ") != 0)
         return -1;

@@ -562,7 +562,7 @@ static bool bytes_contain(const char *s, size_t n, const char *word)
 }
 
 /* Scans the body of the #define whose tokens m holds (the macro's name
- * first): scopes of its braces, __shared__ declarations. The body starts
+ * first): scopes of its braces, __shared__ declarations, launches. The body starts
  * in a function (m->scopes holds one SCOPE_BLOCK): where the macro is used
  * is not known here. */
 static int scan_macro_body(rw *m)
@@ -592,6 +592,13 @@ static int scan_macro_body(rw *m)
             if (rewrite_shared(m, i, &i) != 0)
                 return -1;
             continue;
+        } else if (is_launch_open(m, i)) {
+            /* a launch macro (rewrite_launch.c; the kernels it may name
+             * are the file's: m->file) */
+            if (rewrite_launch(m, i) != 0)
+                return -1;
+            i += 3;
+            continue;
         }
         i++;
     }
@@ -617,6 +624,8 @@ static int rewrite_macro_body(rw *r, const directive *dir, size_t from)
     m.lex_line = line;
     m.lex_line_start = line_start;
     m.in_macro = true;
+    m.file = r;
+    m.inc = r->inc;
     int rc = lex(&m);
     if (rc == 0)
         rc = match_all(&m);
@@ -636,8 +645,9 @@ static int rewrite_macro_body(rw *r, const directive *dir, size_t from)
 
 /* Every #define whose body holds `__shared__` (BUILD_SHAREDMEMORY_TYPE in
  * cuda-samples' cudasharedmem.h builds a struct whose member functions
- * declare `extern __shared__ t n[];`) or a loop (its spin points,
- * rewrite_spin.c). */
+ * declare `extern __shared__ t n[];`), a loop (its spin points,
+ * rewrite_spin.c) or a kernel launch (`#define LAUNCH(k) k<<<g, b>>>(...)`,
+ * rewrite_launch.c). */
 int rewrite_macro_bodies(rw *r)
 {
     for (size_t k = 0; k < r->ndirectives; k++) {
@@ -646,7 +656,9 @@ int rewrite_macro_bodies(rw *r)
         if (from == 0 || !(bytes_contain(r->src + from, dir->end - from, "__shared__") ||
                            bytes_contain(r->src + from, dir->end - from, "for") ||
                            bytes_contain(r->src + from, dir->end - from, "while") ||
-                           bytes_contain(r->src + from, dir->end - from, "goto")))
+                           bytes_contain(r->src + from, dir->end - from, "goto") ||
+                           bytes_contain(r->src + from, dir->end - from, "<<") ||
+                           bytes_contain(r->src + from, dir->end - from, "< <")))
             continue;
         if (rewrite_macro_body(r, dir, from) != 0)
             return -1;

@@ -4,9 +4,12 @@
  *   slcc [options] file.cu [more.cu file.c obj.o lib.a ...] -o prog
  *
  * Each .cu goes through slrewrite into a temporary directory and is then
- * compiled as C++17 with the emulator's headers first on the include path;
- * each .cpp (.cc, .cxx) is compiled as host C++17 and each .c as C11 against
- * the same headers, as nvcc hands them to the host compiler; after the
+ * compiled as C++17 with GNU extensions (gnu++17, nvcc 13's dialect for
+ * .cu files) with the emulator's headers first on the include path; each
+ * .cpp (.cc, .cxx) is compiled as host gnu++17 and each .c in the host
+ * compiler's own default dialect (gnu17 for GCC 12), against the same
+ * headers, as nvcc hands them to the host compiler (push_nvcc_defaults
+ * lists what else nvcc gives every file, and what slcc leaves out); after the
  * user's -I comes the toolkit guard, where every CUDA toolkit header the
  * emulator lacks is a one-line #error naming it, so that a toolkit installed
  * on the same machine is never compiled in its place; everything is linked
@@ -14,6 +17,11 @@
  * OpenBLAS (the cuBLAS stand-in). The paths are compiled in by
  * emu/CMakeLists.txt. Children run by fork + execvp, never through a shell,
  * so file names with spaces or quotes need no care.
+ *
+ * The kernels of the .cu files are built checked by default (memcheck and
+ * racecheck at every load and store, emu/README.md "racecheck and
+ * memcheck"), with --profile also for the SIMT counters, or with --fast
+ * without checks: "build modes" below.
  *
  * Exit status: 0 built; 2 usage error; otherwise the failing step's status.
  */
@@ -103,7 +111,9 @@ typedef struct options {
     const char *output;
     bool compile_only;
     bool verbose;
-    bool profile; /* --profile: the SIMT counters (emu/README.md) */
+    bool profile; /* --profile: the checks and the SIMT counters (emu/README.md) */
+    bool fast;    /* --fast: kernels without the checks (build_mode below) */
+    bool racecheck; /* --racecheck: the checked build, which is the default, by name */
     bool no_spin_watch; /* --no-spin-watch: kernels without the spin watch */
 } options;
 
@@ -111,18 +121,51 @@ static void usage(FILE *to)
 {
     fputs("usage: slcc [options] file.cu [file.cu file.c file.o lib.a ...] -o prog\n"
           "Builds a CUDA program to run on the simtlab CPU emulator (no GPU needed).\n"
-          "  .cu  rewritten by slrewrite, compiled as C++17 against the emulator's headers\n"
-          "  .cpp .cc .cxx  compiled as host C++17 against the same headers\n"
-          "  .c   compiled as C11 (or -std=...) against the same headers\n"
+          "  .cu  rewritten by slrewrite, compiled as gnu++17 against the emulator's headers\n"
+          "  .cpp .cc .cxx  compiled as host gnu++17 against the same headers\n"
+          "  .c   compiled in the C compiler's default dialect (gnu17 for GCC 12), against\n"
+          "       the same headers\n"
           "  .o .a  linked as given\n"
+          "  As nvcc 13 with GCC: C++ is C++17 with GNU extensions, C is the compiler's own\n"
+          "  default (struct timezone, gettimeofday, M_PI are declared); -std=c++NN makes\n"
+          "  .cu and .cpp strict ISO, -std=cNN (slcc only; nvcc refuses it) does so for .c.\n"
+          "  Every file sees __CUDACC_VER_MAJOR__=13, __CUDACC_VER_MINOR__=0,\n"
+          "  __CUDA_API_VER_MAJOR__=13 and __CUDACC_DEVICE_ATOMIC_BUILTINS__ as with nvcc;\n"
+          "  __CUDACC__ and __NVCC__ are not defined (they select nvcc's own headers and\n"
+          "  PTX); test SIMTLAB_EMU for the emulator. The link adds -lpthread -ldl -lrt.\n"
           "options: -o FILE (required), -c (compile one file to FILE), -v (print each\n"
           "command), -I -D -U, -O*, -g, -W*, -f*, -std=c.. (.c) or -std=c++.. (C++, 17 or\n"
           "later), -L, -l, -Wl,...\n"
+          "  nvcc's options that shape only GPU code or pick nvcc's tools are accepted and\n"
+          "             change nothing: -arch, -gencode, -code, -lineinfo, -G, --use_fast_math,\n"
+          "             -maxrregcount, -Xptxas, -Xnvlink, -ccbin, -cudart, -ftz, -prec-div,\n"
+          "             -prec-sqrt, -fmad, --expt-relaxed-constexpr, --extended-lambda,\n"
+          "             -res-usage; -Xcompiler A,B and -Xlinker A,B pass A and B on, -isystem DIR\n"
+          "             and -m64 too\n"
           "  -rdc=true|false, --relocatable-device-code=..., -dc (that is -c), -lcudadevrt:\n"
           "             accepted for dynamic parallelism's nvcc command lines; the\n"
           "             emulator needs none of them (device launches always work)\n"
-          "  --profile  model what a GPU would do (SIMT efficiency, coalescing, bank\n"
-          "             conflicts) as the program runs; print it per kernel at exit\n"
+          "build modes (each .cu; .c and .cpp files are host code, never checked):\n"
+          "  (default)  checked: kernels run under the emulator's compute-sanitizer:\n"
+          "             memcheck (a __shared__ index past the end of an array, past the\n"
+          "             dynamic size or before the start; a misaligned global or shared\n"
+          "             access; an atomic on host pageable memory: stack, malloc, new),\n"
+          "             racecheck (shared-memory hazards: a missing __syncthreads(), or\n"
+          "             __syncwarp() in warp-synchronous code) and synccheck (barriers\n"
+          "             not reached by the whole block); the first error fails the launch\n"
+          "             with its block, thread, line and variable or allocation.\n"
+          "             Warp-synchronous code on volatile shared memory runs as a\n"
+          "             converged warp runs it, with a racecheck warning that names\n"
+          "             __syncwarp(). Costs a call at every load and store of the\n"
+          "             kernels (emu/README.md, \"Speed\": within 5x of --fast on the\n"
+          "             throughput benchmark). SIMTLAB_EMU_RACECHECK=0 or\n"
+          "             SIMTLAB_EMU_MEMCHECK=0 turns one off when the program runs\n"
+          "  --racecheck  the same checked build, by name\n"
+          "  --fast     no memcheck or racecheck: for timing only. Synccheck, use after\n"
+          "             free, shared memory far out of range and the spin watch remain\n"
+          "  --profile  the checked build, and model what a GPU would do (SIMT efficiency,\n"
+          "             coalescing, bank conflicts) as the program runs; print it per\n"
+          "             kernel at exit (a call at every basic block besides)\n"
           "  --no-spin-watch  leave out the spin watch (a thread spinning on a volatile\n"
           "             flag lets the others run; a spin without end fails the launch):\n"
           "             faster kernels, but such a spin hangs\n",
@@ -232,6 +275,74 @@ static bool cxx_std_is_17_or_later(const char *std)
     return strcmp(v, "17") == 0 || strcmp(v, "1z") == 0 || (v[0] == '2' && v[1] != '\0' && v[2] == '\0');
 }
 
+/* Each comma-separated item of an -Xcompiler (host compiler) value, routed
+ * as slcc routes its own host options. */
+static void push_host_items(options *o, const char *items)
+{
+    char item[4096];
+    for (const char *p = items; *p;) {
+        size_t n = strcspn(p, ",");
+        snprintf(item, sizeof item, "%.*s", (int)(n < sizeof item - 1 ? n : sizeof item - 1), p);
+        if (item[0] && (strncmp(item, "-I", 2) == 0 || strncmp(item, "-D", 2) == 0 || strncmp(item, "-U", 2) == 0))
+            av_push(&o->preproc, item);
+        else if (item[0])
+            av_push(&o->codegen, item);
+        p += n + (p[n] == ',');
+    }
+}
+
+/* nvcc's own options that real Makefiles pass: those that only shape GPU
+ * code (-arch, -gencode, -lineinfo, --use_fast_math, -maxrregcount,
+ * -Xptxas ...) or choose nvcc's tools (-ccbin, -cudart) are accepted and
+ * change nothing here; -Xcompiler and -Xlinker hand their comma-separated
+ * items to the host compiler and linker, as nvcc does. Returns 0 when `a`
+ * is none of them, -1 when it was taken (with its value), or the usage
+ * status. */
+static int nvcc_option(options *o, int argc, char **argv, int *i)
+{
+    static const char *const flags[] = {"-lineinfo",      "--generate-line-info", "-G",
+                                        "--device-debug", "--use_fast_math",      "-use_fast_math",
+                                        "--expt-relaxed-constexpr", "--expt-extended-lambda", "--extended-lambda",
+                                        "-res-usage",     "--resource-usage",     "-Wno-deprecated-gpu-targets"};
+    static const char *const valued[] = {"-arch",          "--gpu-architecture", "-code",     "--gpu-code",
+                                         "-gencode",       "--generate-code",    "-maxrregcount", "--maxrregcount",
+                                         "-Xptxas",        "--ptxas-options",    "-Xnvlink",  "--nvlink-options",
+                                         "-ccbin",         "--compiler-bindir",  "-cudart",   "--cudart",
+                                         "-ftz",           "-prec-div",          "-prec-sqrt", "-fmad",
+                                         "--ftz",          "--prec-div",         "--prec-sqrt", "--fmad",
+                                         "-Xcompiler",     "--compiler-options", "-Xlinker",  "--linker-options"};
+    const char *a = argv[*i];
+    for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++)
+        if (strcmp(a, flags[k]) == 0)
+            return -1;
+    if (strcmp(a, "-m64") == 0) {
+        av_push(&o->codegen, a);
+        return -1;
+    }
+    if (strncmp(a, "-isystem", 8) == 0)
+        return take_value(argc, argv, i, 8, &o->preproc) == 0 ? -1 : 2;
+    for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++) {
+        const size_t n = strlen(valued[k]);
+        if (strncmp(a, valued[k], n) != 0 || (a[n] != '\0' && a[n] != '='))
+            continue;
+        const char *value = a[n] == '=' ? a + n + 1 : NULL;
+        if (!value) {
+            if (*i + 1 >= argc)
+                return usage_error("'%s' needs a value", a);
+            value = argv[++*i];
+        }
+        if (strcmp(valued[k], "-Xcompiler") == 0 || strcmp(valued[k], "--compiler-options") == 0) {
+            push_host_items(o, value);
+        } else if (strcmp(valued[k], "-Xlinker") == 0 || strcmp(valued[k], "--linker-options") == 0) {
+            char wl[4096];
+            snprintf(wl, sizeof wl, "-Wl,%s", value);
+            av_push(&o->linkopts, wl);
+        }
+        return -1;
+    }
+    return 0;
+}
+
 /* One command-line word; returns 0, 1 for --help, or the usage status. */
 static int parse_one(options *o, int argc, char **argv, int *i)
 {
@@ -240,6 +351,9 @@ static int parse_one(options *o, int argc, char **argv, int *i)
         return 1;
     if (a[0] != '-' || a[1] == '\0')
         return add_input(o, a);
+    const int nvcc = nvcc_option(o, argc, argv, i);
+    if (nvcc != 0)
+        return nvcc < 0 ? 0 : nvcc;
     if (strcmp(a, "-o") == 0) {
         if (*i + 1 >= argc)
             return usage_error("'-o' needs a file name");
@@ -260,6 +374,10 @@ static int parse_one(options *o, int argc, char **argv, int *i)
         o->no_spin_watch = true;
     } else if (strcmp(a, "--profile") == 0) {
         o->profile = true;
+    } else if (strcmp(a, "--fast") == 0) {
+        o->fast = true;
+    } else if (strcmp(a, "--racecheck") == 0) {
+        o->racecheck = true;
     } else if (strncmp(a, "-I", 2) == 0 || strncmp(a, "-D", 2) == 0 || strncmp(a, "-U", 2) == 0) {
         return take_value(argc, argv, i, 2, &o->preproc);
     } else if (is_emulated_library(argc, argv, i)) {
@@ -295,6 +413,9 @@ static int parse_args(options *o, int argc, char **argv)
         return usage_error("no input files");
     if (!o->output)
         return usage_error("no output file: add -o FILE");
+    if (o->fast && (o->profile || o->racecheck))
+        return usage_error("--fast builds the kernels without the checks that %s asks for",
+                           o->profile ? "--profile" : "--racecheck");
     if (o->compile_only && (o->inputs.n != 1 || o->kinds[0] == IN_LINK))
         return usage_error("-c compiles exactly one .cu, .cpp or .c file");
     return 0;
@@ -454,44 +575,135 @@ static void push_toolkit_guard(argvec *cmd)
     av_push(cmd, SLCC_TOOLKIT_GUARD);
 }
 
-/* --profile: GCC calls the emulator at every basic block, load and store
- * of the .cu files (the same flags as SIMTLAB_EMU_PROFILE_FLAGS in
- * emu/cmake/SimtlabEmu.cmake; SIMTLAB_EMU_PROFILE_BUILD=2: profile every
- * launch unless SIMTLAB_EMU_PROFILE=0), with line tables for the report. */
-static void push_profile_flags(argvec *cmd, const options *o)
+/* What nvcc 13 gives the host compiler for every .cu, .cpp and .c file
+ * besides the dialect (`nvcc -dryrun`): the version macros, the macro
+ * that says the __nv_atomic_* built-ins exist (simtlab_emu/nv_atomic.hpp
+ * provides them) and -Wno-psabi. Before the user's -D and -U, which may
+ * change them. Left out on purpose: __CUDACC__ and __NVCC__, which code
+ * takes to mean "nvcc's own headers and inline PTX are here"
+ * (cuda_runtime.h), __NVCC_DIAG_PRAGMA_SUPPORT__ (GCC does not know
+ * #pragma nv_diag_suppress), and nvcc's include paths (the toolkit guard
+ * keeps an installed toolkit out). */
+static void push_nvcc_defaults(argvec *cmd)
+{
+    static const char *const flags[] = {"-D__CUDACC_VER_MAJOR__=13", "-D__CUDACC_VER_MINOR__=0",
+                                        "-D__CUDACC_VER_BUILD__=48",  "-D__CUDA_API_VER_MAJOR__=13",
+                                        "-D__CUDA_API_VER_MINOR__=0", "-D__CUDACC_DEVICE_ATOMIC_BUILTINS__=1",
+                                        "-Wno-psabi"};
+    for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++)
+        av_push(cmd, flags[k]);
+}
+
+/* ---- build modes ------------------------------------------------------------
+ * How the .cu files' code is compiled (emu/README.md, "racecheck and
+ * memcheck" and "Speed", say what each finds and costs):
+ *   checked (the default, and --racecheck): GCC calls the emulator before
+ *     every load and store (SIMTLAB_EMU_PROFILE_BUILD=0), which memcheck and
+ *     racecheck (emu/src/checkers.cpp, racecheck.cpp) judge; the spin watch
+ *     at the spin points; line tables for the reports;
+ *   --profile: the same, and a call at every basic block for the SIMT
+ *     counters, which it prints at exit (SIMTLAB_EMU_PROFILE_BUILD=2);
+ *   --fast: no checks: only the spin watch (and line tables for it).
+ * The loads and stores are reported by AddressSanitizer's instrumentation
+ * (-fsanitize=kernel-address with outlined calls, no shadow memory, stack
+ * and global redzones off, so the program's layout does not change), or,
+ * in a file whose code says `volatile`, by ThreadSanitizer's, which tells
+ * volatile accesses apart (their lanes take turns, as in a converged warp,
+ * and racecheck makes warp-synchronous code on them a warning). GCC builds
+ * one sanitizer per file, and neither with the user's own -fsanitize, or
+ * with a runtime built under ASan (`make test-asan`): those builds are
+ * --fast's. */
+typedef enum { BUILD_FAST, BUILD_CHECKED, BUILD_PROFILE } build_mode;
+
+static bool user_sanitizer(const options *o)
+{
+    for (size_t k = 0; k < o->codegen.n; k++)
+        if (strncmp(o->codegen.v[k], "-fsanitize", 10) == 0)
+            return true;
+    return false;
+}
+
+static bool runtime_sanitized(void)
+{
+#ifdef SLCC_RUNTIME_SANITIZE
+    return SLCC_RUNTIME_SANITIZE[0] != '\0'; /* an ASan runtime has hooks of the same names */
+#else
+    return false;
+#endif
+}
+
+static build_mode mode_of(const options *o)
+{
+    if (o->fast || user_sanitizer(o) || runtime_sanitized())
+        return BUILD_FAST;
+    return o->profile ? BUILD_PROFILE : BUILD_CHECKED;
+}
+
+/* Line tables (`level` "-g" or "-g1") unless the user chose a -g (the
+ * checks' reports need lines: a -g0 there gets them all the same). */
+static void push_debug_lines(argvec *cmd, const options *o, const char *level)
+{
+    const bool reports = mode_of(o) != BUILD_FAST;
+    for (size_t k = 0; k < o->codegen.n; k++)
+        if (strncmp(o->codegen.v[k], "-g", 2) == 0 && !(reports && strcmp(o->codegen.v[k], "-g0") == 0))
+            return;
+    av_push(cmd, level);
+}
+
+static void push_each(argvec *cmd, const char *const *flags, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        av_push(cmd, flags[k]);
+}
+
+/* The checks' hooks at every load and store (emu/src/profile_hooks.cpp):
+ * AddressSanitizer's calls, the same as SIMTLAB_EMU_PROFILE_FLAGS in
+ * emu/cmake/SimtlabEmu.cmake without the basic blocks. */
+static void push_access_hooks(argvec *cmd, bool says_volatile)
+{
+    static const char *const asan[] = {"-fsanitize=kernel-address",
+                                       "--param=asan-instrumentation-with-call-threshold=0",
+                                       "--param=asan-stack=0", "--param=asan-globals=0", "--param=asan-memintrin=0"};
+    /* every load and store, volatile ones apart (also the --fast build's
+     * lock step, push_lockstep_flags) */
+    static const char *const tsan[] = {"-fsanitize=thread", "--param=tsan-distinguish-volatile=1",
+                                       "--param=tsan-instrument-func-entry-exit=0",
+                                       "-U__SANITIZE_THREAD__"}; /* headers must not take this for ThreadSanitizer */
+    if (says_volatile)
+        push_each(cmd, tsan, sizeof tsan / sizeof tsan[0]);
+    else
+        push_each(cmd, asan, sizeof asan / sizeof asan[0]);
+}
+
+/* Host-only functions (those slrewrite marks with SIMTLAB_EMU_HOST_FN,
+ * simtlab_emu/host_fn.h) need no hook: a CPU reference loop of the
+ * program would pay a call per access (measured: 5x its --fast time). */
+static const char host_fn_unchecked[] =
+    "-DSIMTLAB_EMU_HOST_FN=__attribute__((no_sanitize_address, no_sanitize_thread, no_sanitize_coverage))";
+
+/* --profile: the SIMT counters call the emulator at every basic block too
+ * (SIMTLAB_EMU_PROFILE_BUILD=2: profile every launch unless
+ * SIMTLAB_EMU_PROFILE=0), with full debug information for the report. */
+static void push_profile_flags(argvec *cmd, const options *o, bool says_volatile)
 {
     static const char *const flags[] = {
-        "-fsanitize=kernel-address", "--param=asan-instrumentation-with-call-threshold=0",
-        "--param=asan-stack=0", "--param=asan-globals=0", "--param=asan-memintrin=0",
         "-fsanitize-coverage=trace-pc", "-fno-optimize-sibling-calls",
         "-fno-tree-sra", /* keeps a float4 load one 16-byte access at -O2 (see SimtlabEmu.cmake) */
         "-DSIMTLAB_EMU_PROFILE_BUILD=2"};
-    for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++)
-        av_push(cmd, flags[k]);
-    bool has_g = false;
-    for (size_t k = 0; k < o->codegen.n; k++)
-        has_g |= strncmp(o->codegen.v[k], "-g", 2) == 0 && strcmp(o->codegen.v[k], "-g0") != 0;
-    if (!has_g)
-        av_push(cmd, "-g");
+    push_access_hooks(cmd, says_volatile);
+    push_each(cmd, flags, sizeof flags / sizeof flags[0]);
+    av_push(cmd, host_fn_unchecked);
+    push_debug_lines(cmd, o, "-g");
 }
 
 /* The spin watch (issue 16; SIMTLAB_EMU_SPIN_FLAGS in SimtlabEmu.cmake): a
  * thread that spins on a volatile load lets the others of its block run,
  * and a spin that can never end fails the launch naming its line. It costs
  * a call per loop iteration of device code (emu/README.md, "How a block
- * runs"); --no-spin-watch leaves it out. */
+ * runs"); --no-spin-watch leaves it out. Not under a sanitizer (see above). */
 static bool spin_watch_wanted(const options *o)
 {
-    if (o->no_spin_watch)
-        return false;
-#ifdef SLCC_RUNTIME_SANITIZE
-    if (SLCC_RUNTIME_SANITIZE[0]) /* an ASan runtime has hooks of the same names */
-        return false;
-#endif
-    for (size_t k = 0; k < o->codegen.n; k++)
-        if (strncmp(o->codegen.v[k], "-fsanitize", 10) == 0)
-            return false;
-    return true;
+    return !o->no_spin_watch && !user_sanitizer(o) && !runtime_sanitized();
 }
 
 static void push_spin_watch_flags(argvec *cmd, const options *o)
@@ -500,11 +712,20 @@ static void push_spin_watch_flags(argvec *cmd, const options *o)
      * (rewrite_spin.c, simtlab_emu/spin_point.h) */
     av_push(cmd, "-DSIMTLAB_EMU_SPIN_BUILD=1");
     /* line tables, for the line a spin without end is reported at */
-    bool has_g = false;
-    for (size_t k = 0; k < o->codegen.n; k++)
-        has_g |= strncmp(o->codegen.v[k], "-g", 2) == 0;
-    if (!has_g)
-        av_push(cmd, "-g1");
+    push_debug_lines(cmd, o, "-g1");
+}
+
+/* The checked build: the checks' hooks, the spin watch at the spin points
+ * (no basic-block hook: SIMTLAB_EMU_PROFILE_BUILD=0, simtlab_emu/
+ * spin_point.h) and line tables for the reports. */
+static void push_checked_flags(argvec *cmd, const options *o, bool says_volatile)
+{
+    push_access_hooks(cmd, says_volatile);
+    av_push(cmd, "-DSIMTLAB_EMU_PROFILE_BUILD=0");
+    av_push(cmd, host_fn_unchecked);
+    if (!o->no_spin_watch)
+        av_push(cmd, "-DSIMTLAB_EMU_SPIN_BUILD=1");
+    push_debug_lines(cmd, o, "-g1");
 }
 
 /* Warp-synchronous code (emu/src/lockstep_hooks.cpp): a file whose code
@@ -523,26 +744,27 @@ static bool rewrite_says_volatile(const char *cpp)
     return says;
 }
 
-static bool lockstep_wanted(const options *o, const char *cpp)
-{
-    if (o->profile) /* racecheck reports such code instead */
-        return false;
-#ifdef SLCC_RUNTIME_SANITIZE
-    if (SLCC_RUNTIME_SANITIZE[0])
-        return false;
-#endif
-    for (size_t k = 0; k < o->codegen.n; k++)
-        if (strncmp(o->codegen.v[k], "-fsanitize", 10) == 0)
-            return false;
-    return rewrite_says_volatile(cpp);
-}
-
+/* --fast: the lock step alone (the instrumented builds have it through
+ * push_access_hooks). */
 static void push_lockstep_flags(argvec *cmd)
 {
-    av_push(cmd, "-fsanitize=thread");
-    av_push(cmd, "--param=tsan-distinguish-volatile=1");
-    av_push(cmd, "--param=tsan-instrument-func-entry-exit=0");
-    av_push(cmd, "-U__SANITIZE_THREAD__"); /* headers must not take this for ThreadSanitizer */
+    push_access_hooks(cmd, true);
+}
+
+/* What the mode adds to the compile of a rewritten .cu (`cpp`). */
+static void push_mode_flags(argvec *cmd, const options *o, const char *cpp)
+{
+    const bool says_volatile = rewrite_says_volatile(cpp);
+    switch (mode_of(o)) {
+    case BUILD_PROFILE: push_profile_flags(cmd, o, says_volatile); break;
+    case BUILD_CHECKED: push_checked_flags(cmd, o, says_volatile); break;
+    case BUILD_FAST:
+        if (spin_watch_wanted(o))
+            push_spin_watch_flags(cmd, o);
+        if (says_volatile && !user_sanitizer(o) && !runtime_sanitized())
+            push_lockstep_flags(cmd);
+        break;
+    }
 }
 
 /* What slrewrite needs to follow the user's own headers into the rewrite:
@@ -578,9 +800,10 @@ static int compile_cu(const options *o, workdir *w, size_t index, const char *cu
     char dir[4096];
     dir_of(cu, dir, sizeof dir);
     av_push(&cmd, SLCC_CXX);
-    av_push(&cmd, o->cxx_std ? o->cxx_std : "-std=c++17");
+    av_push(&cmd, o->cxx_std ? o->cxx_std : "-std=gnu++17"); /* nvcc 13's default for .cu */
     av_push(&cmd, "-I"); /* before the user's -I: our cuda_runtime.h, not a toolkit's */
     av_push(&cmd, SLCC_EMU_INCLUDE);
+    push_nvcc_defaults(&cmd);
     av_push_all(&cmd, &o->preproc);
     push_toolkit_guard(&cmd);
     /* The .cu's own "includes" were put in by the rewriter (a cycle's by
@@ -592,12 +815,7 @@ static int compile_cu(const options *o, workdir *w, size_t index, const char *cu
     av_push(&cmd, "-idirafter");
     av_push(&cmd, dir);
     av_push_all(&cmd, &o->codegen);
-    if (o->profile)
-        push_profile_flags(&cmd, o);
-    else if (spin_watch_wanted(o))
-        push_spin_watch_flags(&cmd, o);
-    if (lockstep_wanted(o, cpp))
-        push_lockstep_flags(&cmd);
+    push_mode_flags(&cmd, o, cpp);
     av_push(&cmd, "-x");
     av_push(&cmd, "c++");
     av_push(&cmd, "-c");
@@ -615,15 +833,21 @@ static int compile_cu(const options *o, workdir *w, size_t index, const char *cu
 static int compile_host(const options *o, input_kind kind, const char *c, const char *obj)
 {
     argvec cmd = {0};
+    /* nvcc passes no -std for these unless given -std=c++NN (then to .cpp
+     * only): the host compiler's defaults, gnu++17 and gnu17 for GCC 12.
+     * C++ is named, since the emulator's headers need 17 and an older
+     * compiler's default may be less; C is left to the compiler. */
     if (kind == IN_CPP) {
         av_push(&cmd, SLCC_CXX);
-        av_push(&cmd, o->cxx_std ? o->cxx_std : "-std=c++17");
+        av_push(&cmd, o->cxx_std ? o->cxx_std : "-std=gnu++17");
     } else {
         av_push(&cmd, SLCC_CC);
-        av_push(&cmd, o->c_std ? o->c_std : "-std=c11");
+        if (o->c_std)
+            av_push(&cmd, o->c_std);
     }
     av_push(&cmd, "-I");
     av_push(&cmd, SLCC_EMU_INCLUDE);
+    push_nvcc_defaults(&cmd);
     av_push_all(&cmd, &o->preproc);
     push_toolkit_guard(&cmd);
     av_push_all(&cmd, &o->codegen);
@@ -672,7 +896,9 @@ static int link_program(const options *o, const argvec *objects)
     av_push(&cmd, SLCC_EMU_LIB);
     av_push(&cmd, SLCC_BOOST_CONTEXT_LIB);
     av_push(&cmd, "-lopenblas");
-    av_push(&cmd, "-lpthread");
+    av_push(&cmd, "-lpthread"); /* with -ldl and -lrt, what nvcc links with cudart */
+    av_push(&cmd, "-ldl");
+    av_push(&cmd, "-lrt");
     av_push(&cmd, "-o");
     av_push(&cmd, o->output);
     int rc = run_step(o, &cmd, "linking");

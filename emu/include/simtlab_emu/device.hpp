@@ -6,6 +6,7 @@
  *   launch.hpp         k<<<grid, block, shmem, stream>>>(args) after slrewrite
  *   device_warp.hpp    __syncwarp, shuffles, votes, match, reduce
  *   device_atomic.hpp  atomics, fences, clock64, __nanosleep
+ *   nv_atomic.hpp      __nv_atomic_* (CUDA 12.8's atomic built-ins)
  *   device_math.hpp    float/integer intrinsics, min/max, conversions
  *
  * Each CUDA thread is a fiber run by the engine (emu/src/engine*.cpp); the
@@ -60,6 +61,7 @@ static const int warpSize = 32;
 #include <simtlab_emu/launch.hpp>
 #include <simtlab_emu/device_warp.hpp>
 #include <simtlab_emu/device_atomic.hpp>
+#include <simtlab_emu/nv_atomic.hpp> /* __nv_atomic_* (CUDA 12.8's built-ins) */
 #include <simtlab_emu/device_math.hpp>
 #include <simtlab_emu/ptx_sreg.hpp>
 #include <simtlab_emu/ptx_ops.hpp>

@@ -497,7 +497,7 @@ bool in_kernel();
 __attribute__((cold)) void report_host_call_of_kernel(const char *kernel, const char *file, int line);
 SIMTLAB_EMU_ALWAYS_INLINE inline bool host_call_of_kernel(const char *kernel, const char *file, int line)
 {
-#ifdef SIMTLAB_EMU_PROFILE_BUILD
+#if defined(SIMTLAB_EMU_PROFILE_BUILD) && SIMTLAB_EMU_PROFILE_BUILD > 0
     detail::profile_kernel_entry(); /* the SIMT counters start here, not in the launch's wrapper */
 #endif
     if (__builtin_expect(detail::in_kernel_thread, 1))

@@ -48,7 +48,7 @@ struct alignas(64) kernel_call {
     {
         const kernel_call *call = static_cast<const kernel_call *>(self);
         std::apply(call->kernel, call->args);
-#ifdef SIMTLAB_EMU_PROFILE_BUILD
+#if defined(SIMTLAB_EMU_PROFILE_BUILD) && SIMTLAB_EMU_PROFILE_BUILD > 0 /* the counters' */
         profile_thread_exit(); /* what runs after this is not the kernel's */
 #endif
     }
@@ -64,7 +64,7 @@ struct alignas(64) kernel_call {
         if (!in_kernel_thread)
             __builtin_unreachable();
         std::apply(F, call->args);
-#ifdef SIMTLAB_EMU_PROFILE_BUILD
+#if defined(SIMTLAB_EMU_PROFILE_BUILD) && SIMTLAB_EMU_PROFILE_BUILD > 0 /* the counters' */
         profile_thread_exit();
 #endif
     }
@@ -305,7 +305,7 @@ struct alignas(64) deduced_call {
         /* not const: a parameter deduced as a reference binds to the copy */
         deduced_call *c = static_cast<deduced_call *>(self);
         std::apply(c->call, c->args);
-#ifdef SIMTLAB_EMU_PROFILE_BUILD
+#if defined(SIMTLAB_EMU_PROFILE_BUILD) && SIMTLAB_EMU_PROFILE_BUILD > 0 /* the counters' */
         profile_thread_exit();
 #endif
     }
@@ -324,7 +324,7 @@ struct alignas(64) deduced_ref_call {
     {
         const deduced_ref_call *c = static_cast<const deduced_ref_call *>(self);
         std::apply(c->call, c->args);
-#ifdef SIMTLAB_EMU_PROFILE_BUILD
+#if defined(SIMTLAB_EMU_PROFILE_BUILD) && SIMTLAB_EMU_PROFILE_BUILD > 0 /* the counters' */
         profile_thread_exit();
 #endif
     }

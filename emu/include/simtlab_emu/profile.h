@@ -95,7 +95,8 @@ typedef struct simtlab_emu_profile_line {
 } simtlab_emu_profile_line;
 
 /* 1 when at least one translation unit of this program was compiled with
- * the profiling instrumentation, else 0. */
+ * the profiling instrumentation (slcc --profile), else 0: the checked
+ * build that plain slcc makes has the checks but not the counters. */
 int simtlab_emu_profile_available(void);
 
 /* Profile every launch from now on (begin) until end. Nests: launches are

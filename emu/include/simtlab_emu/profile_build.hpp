@@ -1,19 +1,22 @@
-/* simtlab CPU emulator — what a kernel translation unit compiled for the
- * SIMT counters adds (engine.hpp includes this when SIMTLAB_EMU_PROFILE_BUILD
- * is defined: `slcc --profile` defines it to 2, which profiles every launch
- * unless SIMTLAB_EMU_PROFILE=0; the CMake option SIMTLAB_EMU_PROFILE to 1,
- * which profiles on request: SIMTLAB_EMU_PROFILE=1 or
- * simtlab_emu_profile_begin()). The compiler flags that come with it make
- * GCC call emu/src/profile_hooks.cpp at every basic block and memory access. */
+/* simtlab CPU emulator — what a kernel translation unit compiled with the
+ * instrumentation adds (engine.hpp includes this when SIMTLAB_EMU_PROFILE_BUILD
+ * is defined). Its value says what the instrumentation is for:
+ *   0  the checks alone (memcheck, racecheck: plain `slcc`, the checked
+ *      build): GCC calls emu/src/profile_hooks.cpp at every load and store;
+ *   1  the checks and the SIMT counters on request (SIMTLAB_EMU_PROFILE=1 or
+ *      simtlab_emu_profile_begin(); the CMake option SIMTLAB_EMU_PROFILE and
+ *      the chapters' builds): also at every basic block (trace-pc);
+ *   2  the same, profiling every launch unless SIMTLAB_EMU_PROFILE=0
+ *      (`slcc --profile`). */
 #ifndef SIMTLAB_EMU_PROFILE_BUILD_HPP
 #define SIMTLAB_EMU_PROFILE_BUILD_HPP
 
 #include <simtlab_emu/profile.h>
 
 extern "C" {
-/* This translation unit is instrumented; default_on: profile every launch
- * unless SIMTLAB_EMU_PROFILE=0. Returns 0. */
-int simtlab_emu_profile_register_tu(int default_on);
+/* This translation unit is instrumented, at `level` (0, 1 or 2 as
+ * SIMTLAB_EMU_PROFILE_BUILD above). Returns 0. */
+int simtlab_emu_profile_register_tu(int level);
 void simtlab_emu_profile_atomic_begin(const void *address, unsigned size);
 void simtlab_emu_profile_atomic_end(void);
 }
@@ -44,7 +47,7 @@ struct profile_atomic_scope {
 namespace {
 /* One per translation unit: tells the runtime that instrumented code is linked. */
 [[maybe_unused]] const int simtlab_emu_profile_tu_registered_ =
-    simtlab_emu_profile_register_tu(SIMTLAB_EMU_PROFILE_BUILD >= 2);
+    simtlab_emu_profile_register_tu(SIMTLAB_EMU_PROFILE_BUILD);
 }
 
 #endif

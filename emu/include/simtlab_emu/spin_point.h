@@ -6,13 +6,16 @@
  * sl_emu_spin_sources) it calls the watch's hook, simtlab_emu_spin_point
  * (emu/src/profile_hooks.cpp: one thread-local decrement and a branch; now
  * and then it looks whether the calling CUDA thread spins), and yields
- * false; under constant evaluation it calls nothing. In every other build,
- * and in the instrumented --profile builds (whose trace-pc hook at every
- * basic block does the watch's work), it is the constant false. */
+ * false; under constant evaluation it calls nothing. The checked build
+ * (SIMTLAB_EMU_PROFILE_BUILD=0: the checks' hooks at loads and stores, no
+ * trace-pc) has the spin points too. In every other build, and in the
+ * builds for the SIMT counters (SIMTLAB_EMU_PROFILE_BUILD 1 or 2, whose
+ * trace-pc hook at every basic block does the watch's work), it is the
+ * constant false. */
 #ifndef SIMTLAB_EMU_SPIN_POINT_H
 #define SIMTLAB_EMU_SPIN_POINT_H
 
-#if defined(SIMTLAB_EMU_SPIN_BUILD) && !defined(SIMTLAB_EMU_PROFILE_BUILD)
+#if defined(SIMTLAB_EMU_SPIN_BUILD) && (!defined(SIMTLAB_EMU_PROFILE_BUILD) || SIMTLAB_EMU_PROFILE_BUILD == 0)
 extern "C" void simtlab_emu_spin_point(void);
 namespace simtlab_emu {
 namespace detail {

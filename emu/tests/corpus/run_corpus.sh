@@ -6,7 +6,13 @@
 # repository): see emu/README.md, "Programs tried".
 #
 #   run_corpus.sh CORPUS_ROOT [--slcc PATH] [--work DIR] [--time-limit S]
-#                 [--only REGEX]
+#                 [--only REGEX] [--checked]
+#
+# Programs are built with `slcc --fast` (no memcheck or racecheck): what is
+# measured here is whether they build and run, and how long the emulator
+# takes, within limits chosen for that build. --checked builds them as a
+# student's plain `slcc` does, with the checks (emu/README.md, "racecheck
+# and memcheck"), to see what they find in real programs.
 #
 # CORPUS_ROOT holds checkouts of cuda-samples, llm.c and SGEMM_CUDA.
 # A program passes when it builds, exits 0 within the time limit and prints
@@ -17,19 +23,21 @@
 # match") and the limit cut only the benchmark loop after it; such programs
 # are counted apart from the passes, and the summary gives both figures.
 set -u
-root=${1:?usage: run_corpus.sh CORPUS_ROOT [--slcc PATH] [--work DIR] [--time-limit S] [--only REGEX]}
+root=${1:?usage: run_corpus.sh CORPUS_ROOT [--slcc PATH] [--work DIR] [--time-limit S] [--only REGEX] [--checked]}
 shift
 here=$(cd "$(dirname "$0")" && pwd)
 slcc=$here/../../../build/bin/slcc
 work=${TMPDIR:-/tmp}/simtlab-corpus
 limit=300
 only=.
+mode=--fast
 while [ $# -gt 0 ]; do
   case $1 in
     --slcc) slcc=$2; shift 2 ;;
     --work) work=$2; shift 2 ;;
     --time-limit) limit=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
+    --checked) mode=; shift ;;
     *) echo "run_corpus.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -61,7 +69,7 @@ try() {
   else for s in $srcs; do files+=("$dir/$s"); done; fi
   mkdir -p "$(dirname "$bin")"
   # shellcheck disable=SC2086
-  if ! (cd "$dir" && timeout "$limit" "$slcc" -O2 $flags "${files[@]}" -o "$bin") >"$log.build" 2>&1; then
+  if ! (cd "$dir" && timeout "$limit" "$slcc" $mode -O2 $flags "${files[@]}" -o "$bin") >"$log.build" 2>&1; then
     nfail=$((nfail + 1))
     line FAIL "$name" "build: $(grep -m1 -E 'error|Error' "$log.build" | cut -c1-160)"
     return
@@ -237,7 +245,8 @@ sgemm() {
   [[ SGEMM_CUDA/sgemm =~ $only ]] || return 0
   local bin=$work/SGEMM_CUDA/sgemm k ok=1 rc sizes
   mkdir -p "$work/SGEMM_CUDA"
-  if ! (cd "$G" && timeout "$limit" "$slcc" -O2 -I "$G/src" -std=c++20 sgemm.cu src/runner.cu -lcublas -o "$bin") >"$bin.build.log" 2>&1; then
+  # shellcheck disable=SC2086
+  if ! (cd "$G" && timeout "$limit" "$slcc" $mode -O2 -I "$G/src" -std=c++20 sgemm.cu src/runner.cu -lcublas -o "$bin") >"$bin.build.log" 2>&1; then
     nfail=$((nfail + 1))
     line FAIL SGEMM_CUDA/sgemm "build: $(grep -m1 -E 'error|Error' "$bin.build.log" | cut -c1-160)"
     return

@@ -22,12 +22,13 @@ typedef enum sl_pays_op {
 const char *sl_pays_op_name(sl_pays_op op);
 
 /* CPU baselines, one core and all cores (OpenMP): the same arithmetic
- * (fmaf for saxpy), so results equal the kernels' bit for bit. */
+ * (fmaf for saxpy), so results equal the kernels' bit for bit. Host
+ * arrays; out apart from x and y (not in place, like the kernels). */
 sl_status sl_pays_cpu(sl_pays_op op, float alpha, const float *x, const float *y, float *out, size_t n);
 sl_status sl_pays_cpu_omp(sl_pays_op op, float alpha, const float *x, const float *y, float *out, size_t n);
 
 /* The kernel alone, on device buffers (sl_alloc_device): *kernel_ms from
- * CUDA events around the launch. */
+ * CUDA events around the launch. out apart from x and y. */
 sl_status sl_pays_device(sl_pays_op op, float alpha, const float *x, const float *y, float *out, size_t n,
                          double *kernel_ms);
 
@@ -35,7 +36,8 @@ sl_status sl_pays_device(sl_pays_op op, float alpha, const float *x, const float
  * dx, dy), the kernel (into dout), out copied device -> host. *ms is from
  * the first copy's start to the last copy's end (CUDA events). The host
  * arrays may be pageable (malloc) or pinned (sl_alloc_pinned): the same
- * call, and the difference is the chapter's lesson. */
+ * call, and the difference is the chapter's lesson. out may be x or y (they
+ * are copied in first); dx, dy and dout must be three buffers apart. */
 sl_status sl_pays_round_trip(sl_pays_op op, float alpha, const float *x, const float *y, float *out, size_t n,
                              float *dx, float *dy, float *dout, double *ms);
 
@@ -82,10 +84,12 @@ const char *sl_batch_mode_name(sl_batch_mode mode);
  * `d_list` is device room for `count` requests (ONE_LAUNCH copies the list
  * there, inside the timed part; the others ignore it). *ms (host clock)
  * from the first call to the final synchronize; a graph is built first and
- * not timed. SL_ERR_UNSUPPORTED where the backend has no graphs. */
+ * not timed. SL_ERR_UNSUPPORTED where the backend has no graphs. out apart
+ * from in, d_list apart from out. */
 sl_status sl_requests_device(sl_batch_mode mode, const float *in, float *out, size_t n, const sl_request *list,
                              int count, sl_request *d_list, double *ms);
-/* The same requests on the CPU (the reference, and the CPU column). */
+/* The same requests on the CPU (the reference, and the CPU column); out
+ * apart from in. */
 sl_status sl_requests_cpu(const float *in, float *out, size_t n, const sl_request *list, int count);
 
 /* ---- overlap: copies and compute on streams ---------------------------------------- */
@@ -94,12 +98,13 @@ sl_status sl_requests_cpu(const float *in, float *out, size_t n, const sl_reques
  * streams (1..16), each piece copied in, computed and copied out on its
  * stream. chunks = streams = 1 is the serialised program: all in, compute,
  * all out. x and y should be pinned: pageable copies cannot overlap.
- * d_x, d_y: device buffers of n floats. *ms: host clock to the final
- * synchronize. */
+ * d_x, d_y: device buffers of n floats, apart. y may be x (each piece is
+ * copied in before its result comes back), not shifted into it. *ms: host
+ * clock to the final synchronize. */
 sl_status sl_overlap_run(const float *x, float *y, size_t n, int terms, int chunks, int streams, float *d_x,
                          float *d_y, double *ms);
 /* y[i] = p(x[i]): acc = fmaf(acc, x, 1/(k+1)) for k = terms .. 1 from acc = 0
- * (terms 0..4096); one core and all cores. */
+ * (terms 0..4096); one core and all cores. y apart from x. */
 sl_status sl_poly_cpu(const float *x, float *y, size_t n, int terms);
 sl_status sl_poly_cpu_omp(const float *x, float *y, size_t n, int terms);
 

@@ -32,11 +32,13 @@ typedef struct sl_divergence_params {
  * escape-time iterations). Blocks must be a multiple of 32 (whole warps);
  * n <= 2^32 - 1 (items are 32-bit indices). `params` and `report` may be NULL.
  * v5's order comes from a first, untimed run of v3 (the trip counts of the
- * "previous frame"), counted in the report's total only. */
+ * "previous frame"), counted in the report's total only. Host arrays; out
+ * may be x (x is copied in first). */
 sl_status sl_divergence(const uint32_t *x, uint32_t *out, size_t n, const sl_divergence_params *params,
                         const sl_opts *opts, sl_report *report);
 /* The same on device buffers (x may be NULL for v3-v5): *kernel_ms is the
- * timed launch alone; orders are built and uploaded before it. */
+ * timed launch alone; orders are built and uploaded before it. Not in
+ * place: out apart from x, here and in sl_divergence_cpu. */
 sl_status sl_divergence_device(const uint32_t *x, uint32_t *out, size_t n, const sl_divergence_params *params,
                                const sl_opts *opts, double *kernel_ms);
 /* How many versions there are, and version v's name (1..count); the name is

@@ -24,7 +24,9 @@ extern "C" {
  * of argmax go to the lowest index. Accumulators: float (rounding error
  * grows with the depth of the summation tree), double, and long long for
  * int: the int sum is exact where a 32-bit accumulator would wrap.
- * v8's argmax packs the index into 32 bits: n > 2^32 gives SL_ERR_UNSUPPORTED. */
+ * v8's argmax packs the index into 32 bits: n > 2^32 gives SL_ERR_UNSUPPORTED.
+ * The results (sum, max, index, value) are host memory in every function
+ * of this chapter, the _device ones included: they are written by the host. */
 sl_status sl_reduce_sum_f32(const float *x, size_t n, float *sum, const sl_opts *opts, sl_report *report);
 sl_status sl_reduce_sum_f32_f64acc(const float *x, size_t n, double *sum, const sl_opts *opts,
                                    sl_report *report);

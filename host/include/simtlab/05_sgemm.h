@@ -16,7 +16,8 @@ extern "C" {
  * NaN or garbage there does not matter (and C is then not copied in unless
  * its rows have gaps to keep). m == 0 or n == 0 is a no-op; k == 0 gives
  * C = beta * C. Sizes and leading dimensions up to 2^31 - 1 (ints on the
- * device, as in cuBLAS).
+ * device, as in cuBLAS). Host arrays; C may overlap A or B (C = A * B in
+ * place is right: A and B are copied in before C comes back).
  * Versions 1..7 (0 = best = 7): 1 naive, 2 coalesced, 3 shared-memory
  * tiles, 4 1D register blocking, 5 2D register blocking, 6 float4 loads
  * with a transposed A tile, 7 warp tiling with double buffering in the tile
@@ -30,7 +31,9 @@ sl_status sl_sgemm(size_t m, size_t n, size_t k, float alpha, const float *a, si
 int sl_sgemm_version_count(void);
 const char *sl_sgemm_version_name(int version);
 
-/* The same on device buffers (the benchmark's): *kernel_ms is the kernel's time. */
+/* The same on device buffers (the benchmark's): *kernel_ms is the kernel's
+ * time. Not in place: C must not overlap A or B (SL_ERR_INVALID_ARGUMENT
+ * naming both), here and in the vendor and CPU functions below. */
 sl_status sl_sgemm_device(size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b,
                           size_t ldb, float beta, float *c, size_t ldc, const sl_opts *opts, double *kernel_ms);
 

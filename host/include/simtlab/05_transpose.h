@@ -17,7 +17,8 @@ extern "C" {
  * Versions 1..4 (0 = best = 4): 1 naive, 2 shared tile, 3 padded shared
  * tile, 4 padded tile with 4 elements per thread. Each version has its own
  * block (1024 threads for v1-v3, 256 for v4): opts->block must be 0 or that.
- * rows == 0 or cols == 0 is a no-op. */
+ * rows == 0 or cols == 0 is a no-op. Host arrays; out may be in (in place:
+ * in is copied in before out comes back). */
 sl_status sl_transpose(const float *in, size_t rows, size_t cols, size_t ld_in, float *out, size_t ld_out,
                        const sl_opts *opts, sl_report *report);
 /* How many versions there are, and version v's name (1..count); the name is
@@ -25,7 +26,9 @@ sl_status sl_transpose(const float *in, size_t rows, size_t cols, size_t ld_in, 
 int sl_transpose_version_count(void);
 const char *sl_transpose_version_name(int version);
 
-/* The same on device buffers (the benchmark's): *kernel_ms is the kernel's time. */
+/* The same on device buffers (the benchmark's): *kernel_ms is the kernel's
+ * time. Not in place: out must not overlap in (SL_ERR_INVALID_ARGUMENT naming
+ * both), nor in sl_transpose_cpu. */
 sl_status sl_transpose_device(const float *in, size_t rows, size_t cols, size_t ld_in, float *out, size_t ld_out,
                               const sl_opts *opts, double *kernel_ms);
 

@@ -22,7 +22,8 @@ float sl_half_to_float(uint16_t h);
 uint16_t sl_float_to_bf16(float f);
 float sl_bf16_to_float(uint16_t h);
 /* Arrays: out[i] = the rounded in[i] / the float value of in[i].
- * SL_ERR_INVALID_ARGUMENT for a NULL array (n > 0) or a bad type. */
+ * SL_ERR_INVALID_ARGUMENT for a NULL or device array (n > 0), out
+ * overlapping in (not in place: the widths differ), or a bad type. */
 sl_status sl_tgemm_round(sl_tgemm_type type, const float *in, uint16_t *out, size_t n);
 sl_status sl_tgemm_widen(sl_tgemm_type type, const uint16_t *in, float *out, size_t n);
 
@@ -42,7 +43,9 @@ sl_status sl_tgemm_widen(sl_tgemm_type type, const uint16_t *in, float *out, siz
  * 5 Hopper's wgmma fed by TMA (sm_90 only: SL_ERR_UNSUPPORTED with the
  * reason on any other device and under the emulator; it has never run in
  * this project, no GPU was lent). Each runs the block its tile fixes:
- * opts->block must be 0 or that. */
+ * opts->block must be 0 or that. Host arrays; C may overlap A or B (they
+ * are copied in first). The device, vendor and CPU functions below are not
+ * in place: C apart from A and B. */
 sl_status sl_tgemm(sl_tgemm_type type, size_t m, size_t n, size_t k, const uint16_t *a, const uint16_t *b, float *c,
                    const sl_opts *opts, sl_report *report);
 /* How many versions there are, and version v's name (1..count); the name is

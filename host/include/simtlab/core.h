@@ -41,6 +41,30 @@ int sl_backend_is_emulator(void);
  * what fixes it, in one or two sentences; NULL for codes without advice. */
 const char *sl_cuda_error_hint(int cuda_error);
 
+/* ---- pointer arguments ------------------------------------------------- *
+ * Every function checks where each pointer it is given lives, before it
+ * reads or writes anything, and answers SL_ERR_INVALID_ARGUMENT with a
+ * message naming the argument ("sl_poison_f32: p = 0x... is device
+ * memory ...") for
+ *   - NULL, where something must be read or written (n > 0);
+ *   - device memory (cudaMalloc, sl_alloc_device) where host code reads or
+ *     writes it: host arrays, results, opts, report, kernel_ms;
+ *   - host memory where a `_device` function's kernel reads or writes it;
+ *   - a device buffer that was freed: "was freed: it is the 4000-byte
+ *     device buffer allocated at f.c:12 and freed at f.c:30" (the emulator
+ *     also knows buffers freed with cudaFree, and where they were made).
+ * Pinned (sl_alloc_pinned) and managed memory serve as either.
+ * Aliasing, the same rule in every chapter: the whole-lifecycle functions
+ * (sl_vector_add, sl_sgemm, sl_transpose, sl_tgemm, sl_divergence,
+ * sl_pays_round_trip's host arrays) copy their inputs to device buffers of
+ * their own before the output comes back, so an output may be one of the
+ * inputs, in place. Every `_device`, `_cpu`, vendor and reference function
+ * writes its output while it reads its inputs (the kernels take them
+ * __restrict__): an output that overlaps an input is refused, naming both
+ * (sl_overlap_run's host x and y may be the same array, not shifted). A
+ * size whose byte count does not fit in size_t is SL_ERR_OVERFLOW naming
+ * it. */
+
 /* ---- options and reports ----------------------------------------------- */
 typedef struct sl_opts {
     int version; /* kernel version, 1..N; 0 picks the chapter's best */
@@ -96,11 +120,18 @@ sl_status sl_device_query(int device, sl_device_info *info);
 
 /* ---- tracked allocations ----------------------------------------------- */
 /* Every device and pinned-host buffer the library makes goes through these,
- * so that a leak is reported with the file and line that made it. */
+ * so that a leak is reported with the file and line that made it, and a
+ * freed device buffer passed back to any sl_ function (or freed twice) is
+ * named with the file:line that allocated it and the one that freed it.
+ * sl_free_device(ptr) and sl_free_pinned(ptr) are macros that pass the
+ * caller's file:line; NULL is a no-op; anything that is not a live
+ * allocation of this library is SL_ERR_INVALID_ARGUMENT. */
 sl_status sl_alloc_device_at(void **ptr, size_t bytes, const char *file, int line);
-sl_status sl_free_device(void *ptr);
+sl_status sl_free_device_at(void *ptr, const char *file, int line);
 sl_status sl_alloc_pinned_at(void **ptr, size_t bytes, const char *file, int line);
-sl_status sl_free_pinned(void *ptr);
+sl_status sl_free_pinned_at(void *ptr, const char *file, int line);
+#define sl_free_device(ptr) sl_free_device_at((ptr), __FILE__, __LINE__)
+#define sl_free_pinned(ptr) sl_free_pinned_at((ptr), __FILE__, __LINE__)
 /* `ptr` is the address of a pointer variable (&d_x, for float *d_x). The
  * unevaluated assignment inside sizeof makes anything else a compile error
  * rather than a silent cast: passing d_x itself (a float *) assigns a
@@ -114,7 +145,8 @@ sl_status sl_free_pinned(void *ptr);
 /* Number of tracked allocations still live. */
 size_t sl_alloc_live_count(void);
 /* Prints one line per live allocation ("device 4096 bytes from host/x.c:42")
- * to `out` (stderr when NULL) and returns how many there were. */
+ * to `out` (stderr when NULL) and returns how many there were (0, with a
+ * message, when `out` is device memory). */
 size_t sl_alloc_report_leaks(FILE *out);
 
 /* ---- timing ------------------------------------------------------------- */

@@ -10,11 +10,11 @@
  *   OCCUPANCY_PCT   resident warps over the 64 possible, in percent;
  *   LIMIT           what stops one more block: 'r' registers, 's' shared
  *                   memory, 't' threads (warps), 'b' the block limit.
- * The program holds only the answers' hashes (so that they are not in
- * view) and says which answer is wrong, with a hint. Then: what would 32
- * registers per thread give, and what would limit it? */
+ * This program checks only that each answer is an answer; whether it is
+ * right is graded by `make grade`'s instructor checks (your tree holds no
+ * answer key). Then: what would 32 registers per thread give, and what
+ * would limit it? */
 #include "../common/ex_check.h"
-#include "../common/ex_answer.h"
 
 #ifdef SOLUTION
 /* registers: 64 x 32 = 2048 per warp (a multiple of 256), 8 warps a block:
@@ -31,31 +31,24 @@
 #define LIMIT '?'       /* FIXME */
 #endif
 
-/* FNV-1a of "question:answer" (a character answer as its code): the check
- * knows the hash, not the answer. */
-#define HASH_BLOCKS_PER_SM 0x7501d02eul
-#define HASH_OCCUPANCY_PCT 0x6ad8a359ul
-#define HASH_LIMIT 0x2ba13e6cul
-
 int main(void)
 {
     int wrong = 0;
-    if (fnv1a("BLOCKS_PER_SM", BLOCKS_PER_SM) != HASH_BLOCKS_PER_SM) {
-        printf("WRONG: blocks per SM: your answer %d is not what the rules give: work out what each limit "
-               "alone allows (registers, threads, shared memory with its reserved KB, the block limit) and "
-               "take the smallest\n", BLOCKS_PER_SM);
+    if (BLOCKS_PER_SM < 1 || BLOCKS_PER_SM > 32) {
+        printf("WRONG: BLOCKS_PER_SM = %d is not an answer yet (1 to 32: an SM holds at most 32 blocks)\n",
+               BLOCKS_PER_SM);
         wrong = 1;
     }
-    if (fnv1a("OCCUPANCY_PCT", OCCUPANCY_PCT) != HASH_OCCUPANCY_PCT) {
-        printf("WRONG: occupancy: your answer %d%% is not the resident warps (blocks per SM x 8 warps of "
-               "256 threads) over the 64 an SM holds\n", OCCUPANCY_PCT);
+    if (OCCUPANCY_PCT < 1 || OCCUPANCY_PCT > 100) {
+        printf("WRONG: OCCUPANCY_PCT = %d is not an answer yet (a percentage, 1 to 100)\n", OCCUPANCY_PCT);
         wrong = 1;
     }
-    if (fnv1a("LIMIT", LIMIT) != HASH_LIMIT) {
-        printf("WRONG: limit: your answer '%c' is not the resource that runs out first\n", LIMIT);
+    if (LIMIT != 'r' && LIMIT != 's' && LIMIT != 't' && LIMIT != 'b') {
+        printf("WRONG: LIMIT = '%c' is not an answer yet (one of 'r', 's', 't', 'b')\n", LIMIT);
         wrong = 1;
     }
     if (!wrong)
-        printf("correct: %d blocks per SM, %d%% occupancy, limited by '%c'\n", BLOCKS_PER_SM, OCCUPANCY_PCT, LIMIT);
+        printf("answered: %d blocks per SM, %d%% occupancy, limited by '%c': `make grade EX=03-2` checks whether "
+               "they are right\n", BLOCKS_PER_SM, OCCUPANCY_PCT, LIMIT);
     return wrong;
 }

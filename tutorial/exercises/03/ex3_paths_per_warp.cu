@@ -1,9 +1,10 @@
 /* Exercise 03.3 — how many paths does a warp take?
  * For each condition below, in a kernel launched with blocks of 128
  * threads, give the largest number of different paths that any one warp
- * takes (1: no warp diverges). Write your answers in ANSWER[]; the program
- * holds only the answers' hashes (so that they are not in view) and names
- * each condition you got wrong.
+ * takes (1: no warp diverges). Write your answers in ANSWER[]. This
+ * program checks only that each is an answer; whether it is right is
+ * graded by `make grade`'s instructor checks (your tree holds no answer
+ * key).
  *
  *   0  if (threadIdx.x % 2 == 0)                 ... else ...
  *   1  if ((threadIdx.x / 32) % 2 == 0)          ... else ...
@@ -15,7 +16,6 @@
  * Then: which of them would a GPU run at full speed, and which at a half
  * or a quarter (if each path is long)? */
 #include "../common/ex_check.h"
-#include "../common/ex_answer.h"
 
 #ifdef SOLUTION
 /* 0: lanes alternate, 2. 1: a warp's lanes share threadIdx.x / 32, 1.
@@ -27,25 +27,14 @@ static const int ANSWER[6] = {2, 1, 4, 2, 2, 1};
 static const int ANSWER[6] = {0, 0, 0, 0, 0, 0}; /* FIXME */
 #endif
 
-/* FNV-1a of "CONDITION_c:answer": the check knows the hash, not the answer. */
-static const unsigned long HASH[6] = {0x61b92031ul, 0x6a3f109ful, 0x0d6aad0dul,
-                                      0x20dd2714ul, 0x1d2c792dul, 0xa58a90abul};
-
-static unsigned long condition_hash(int c, int answer)
-{
-    char name[32];
-    snprintf(name, sizeof name, "CONDITION_%d", c);
-    return fnv1a(name, answer);
-}
-
 int main(void)
 {
     int wrong = 0;
     for (int c = 0; c < 6; c++)
-        if (condition_hash(c, ANSWER[c]) != HASH[c]) {
-            printf("WRONG: condition %d: your answer %d is not the most paths one warp takes\n", c, ANSWER[c]);
+        if (ANSWER[c] < 1 || ANSWER[c] > 32) {
+            printf("WRONG: condition %d: %d is not an answer yet (a warp takes 1 to 32 paths)\n", c, ANSWER[c]);
             wrong = 1;
         }
-    if (!wrong) printf("correct: every answer\n");
+    if (!wrong) printf("every answer is well formed: `make grade EX=03-3` checks whether they are right\n");
     return wrong;
 }

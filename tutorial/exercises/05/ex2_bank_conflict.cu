@@ -5,15 +5,16 @@
  * x = 0..31 at the same j: 32 words in the same bank. Make the reads
  * conflict-free without changing what is computed.
  *
- * Graded by the emulator's modelled counters: build with the counters and
- * run with the table on,
- *   build/bin/slcc --profile tutorial/exercises/05/ex2_bank_conflict.cu -o ex2
- *   SIMTLAB_EMU_PROFILE=1 ./ex2
- * and read the shared-load bank conflicts of row_sums in the table printed
- * at exit: 31 per request as given (a 32-way conflict), 0 when fixed. On a
- * GPU, Nsight Compute's l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld
- * measures the same. */
+ * Graded by correctness and by the emulator's modelled shared-load bank
+ * conflicts of row_sums, which the program measures:
+ *   build/bin/slcc --profile student/05/ex2_bank_conflict.cu -o build/ex2 && build/ex2
+ * 126976 in 4096 requests as given (31 per request: a 32-way conflict), 0
+ * when fixed (SIMTLAB_EMU_PROFILE=1 also prints the table per source
+ * line). On a GPU, Nsight Compute's
+ * l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld measures the same; a
+ * GPU build is graded on correctness alone. */
 #include "ex_common.h"
+#include "../common/ex_model.h"
 
 #define TILE 32
 
@@ -50,11 +51,22 @@ int main(void)
     CHECK(cudaMalloc(&d_m, (size_t)rows * cols * sizeof(float)));
     CHECK(cudaMalloc(&d_sums, rows * sizeof(float)));
     CHECK(cudaMemcpy(d_m, m, (size_t)rows * cols * sizeof(float), cudaMemcpyHostToDevice));
+    model_begin();
     row_sums<<<rows / TILE, TILE>>>(d_m, cols, d_sums);
     CHECK(cudaGetLastError());
     CHECK(cudaDeviceSynchronize());
+    double conflicts = MODEL_END(model->shld_bank_conflicts);
     CHECK(cudaMemcpy(sums, d_sums, rows * sizeof(float), cudaMemcpyDeviceToHost));
     int wrong = check_close("row sums", sums, want, rows, 0.0f);
+    if (conflicts < 0) {
+        printf("no modelled bank conflicts here (a GPU build, or built without slcc --profile)\n");
+    } else if (conflicts > 0) {
+        printf("%s %.0f bank conflicts in row_sums' shared-memory loads (modelled by the emulator): the target is "
+               "0\n", wrong ? "also" : "correct, but", conflicts);
+        wrong = 1;
+    } else {
+        printf("correct: no bank conflict in row_sums' shared-memory loads (modelled by the emulator)\n");
+    }
     CHECK(cudaFree(d_m));
     CHECK(cudaFree(d_sums));
     free(m), free(sums), free(want);

@@ -23,6 +23,11 @@
 #endif
 
 #ifdef __cplusplus
+/* Thrust 1.17's contiguous_storage.inl calls assert (swap_allocators, which
+ * swapping host_vectors instantiates) without including <cassert>; CCCL's
+ * copy gets it from elsewhere. In a .cu, where Thrust sees __CUDA_ARCH__,
+ * that is the emulator's device-aware assert (emu/include/assert.h). */
+#include <cassert>
 #include <simtlab_emu/thrust.hpp>
 #endif
 

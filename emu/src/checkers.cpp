@@ -427,6 +427,9 @@ bool racecheck_on()
     return setting != 0;
 }
 
+/* simtlab_emu_checks_pause/resume: > 0 while paused. */
+std::atomic<int> checks_paused{0};
+
 void before_launch()
 {
     static const int race_env = env_switch("SIMTLAB_EMU_RACECHECK");
@@ -440,8 +443,9 @@ void before_launch()
                                  "default, or `slcc --racecheck`, which names it) instead of `slcc --fast`, or "
                                  "configure CMake with -DSIMTLAB_EMU_PROFILE=ON\n");
     }
-    racecheck_now = built && race_env != 0;
-    memcheck_now = built && mem_env != 0;
+    const bool paused = checks_paused.load(std::memory_order_relaxed) > 0;
+    racecheck_now = built && race_env != 0 && !paused;
+    memcheck_now = built && mem_env != 0 && !paused;
     if (memcheck_now) {
         find_host_stack();
         find_heap();
@@ -485,3 +489,15 @@ void site_text(const void *pc, char *out, std::size_t cap)
 
 } /* namespace checkers */
 } /* namespace simtlab_emu */
+
+extern "C" void simtlab_emu_checks_pause(void)
+{
+    simtlab_emu::checkers::checks_paused.fetch_add(1, std::memory_order_relaxed);
+}
+
+extern "C" void simtlab_emu_checks_resume(void)
+{
+    int n = simtlab_emu::checkers::checks_paused.load(std::memory_order_relaxed);
+    while (n > 0 && !simtlab_emu::checkers::checks_paused.compare_exchange_weak(n, n - 1, std::memory_order_relaxed)) {
+    }
+}

@@ -99,6 +99,15 @@ typedef struct simtlab_emu_profile_line {
  * build that plain slcc makes has the checks but not the counters. */
 int simtlab_emu_profile_available(void);
 
+/* While pauses outnumber resumes (per process), launches run without the
+ * checks (memcheck, racecheck) even in a checked build, as `slcc --fast`
+ * would: for timing where only speed is the point (the benches' emulated
+ * columns). The instrumentation's calls stay, returning at once, so a
+ * paused checked build is close to, not equal to, the fast one. Counting
+ * (simtlab_emu_profile_begin) is not affected. */
+void simtlab_emu_checks_pause(void);
+void simtlab_emu_checks_resume(void);
+
 /* Profile every launch from now on (begin) until end. Nests: launches are
  * profiled while begin calls outnumber end calls, or while SIMTLAB_EMU_PROFILE=1. */
 void simtlab_emu_profile_begin(void);

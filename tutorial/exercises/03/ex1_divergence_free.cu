@@ -8,7 +8,7 @@
  * results must not change.
  *
  * Graded by correctness and by the emulator's modelled SIMT efficiency:
- *   build/bin/slcc --profile tutorial/exercises/03/ex1_divergence_free.cu -o ex1 && ./ex1
+ *   build/bin/slcc --profile student/03/ex1_divergence_free.cu -o build/ex1 && build/ex1
  * about 50% as given, above 90% when fixed. (On a GPU, Nsight Compute's
  * smsp__thread_inst_executed_per_inst_executed measures the same; the time
  * roughly halves.) */

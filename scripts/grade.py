@@ -18,7 +18,8 @@ exercise with hidden tests"), with tutorial/exercises/grading/grade.h.
                                                 replaced by its stub, no hidden tests
   grade.py grade [--dir DIR] [--ex 04-2]        build and grade a student tree
   grade.py class --dir CLASS [-j N]             grade every student tree in CLASS, in a
-                                                sandbox (scripts/sandbox.py)
+                                                sandbox (scripts/sandbox.py); --slurm: on a
+                                                Slurm cluster (scripts/grade_slurm.py)
   grade.py check --ex 01-1 --variant stub|solution
                                                 for CTest: the solution gets every point,
                                                 the generated stub none
@@ -680,13 +681,16 @@ def class_students(class_dir):
 def cmd_class(args):
     backend = pick_backend(args.backend)
     check_slcc(args, backend)
-    runner = make_runner(args, untrusted=True)
     out_dir = os.path.abspath(args.out)
     class_dir = os.path.abspath(args.dir)
     exercises = exercise_list(EXERCISES, args.ex)
     students = class_students(class_dir)
     if args.student:
         students = [s for s in students if s in args.student.split(",")]
+    if args.slurm or args.slurm_script_only or args.slurm_merge_only:
+        # the sandbox is the nodes' business: each task probes it (and refuses) as below
+        return class_on_slurm(args, students, exercises, class_dir, out_dir)
+    runner = make_runner(args, untrusted=True)
     words = backend_words(backend, runner)
     print("grading %d student%s, %d exercise%s each, %d at a time (%s)" % (
         len(students), "" if len(students) == 1 else "s", len(exercises), "" if len(exercises) == 1 else "s",
@@ -718,6 +722,29 @@ def cmd_class(args):
     print("class scores: %s (%.0f s; each student's report: %s/students/NAME/report.txt)" % (
         csv_path, time.time() - t0, out_dir))
     return 0
+
+
+def class_on_slurm(args, students, exercises, class_dir, out_dir):
+    """grade-class SLURM=1: a job array, one task per student, merged into the
+    same CSV (scripts/grade_slurm.py)."""
+    import grade_slurm
+    if not students:
+        raise SystemExit("grade-class: --student %s names no student folder of %s" % (args.student, class_dir))
+    t0 = time.time()
+    csv_path = os.path.abspath(args.csv or os.path.join(out_dir, "class.csv"))
+    print("grading %d student%s, %d exercise%s each, on Slurm: one task per student, %d exercise%s at a time "
+          "in each (%s)" % (len(students), "" if len(students) == 1 else "s", len(exercises),
+                            "" if len(exercises) == 1 else "s", args.jobs, "" if args.jobs == 1 else "s",
+                            "on the GPU, nvcc" if args.backend == "cuda" else
+                            "on the CPU emulator, slcc --profile" if args.backend == "emu" else
+                            "each node's choice: --backend auto"),
+          flush=True)
+    missing = grade_slurm.submit(args, students, exercises, class_dir, out_dir, csv_path)
+    if missing is None:
+        return 0
+    print("class scores: %s (%.0f s; each student's report: %s/students/NAME/report.txt; the tasks' logs: "
+          "%s/slurm/logs/)" % (csv_path, time.time() - t0, out_dir, out_dir))
+    return 1 if missing else 0
 
 
 def cmd_check(args):
@@ -787,6 +814,20 @@ def main(argv=None):
             g.add_argument("--csv", help="default: OUT/class.csv")
             g.add_argument("--student", help="only these students (comma-separated)")
             g.add_argument("--keep-work", action="store_true", help="keep each exercise's build folder")
+            g.add_argument("--slurm", action="store_true",
+                           help="grade on a Slurm cluster: a job array, one task per student, then one CSV "
+                                "(scripts/grade_slurm.py); -j is each task's exercises at once and CPUs")
+            g.add_argument("--slurm-partition", 
+                           help="the tasks' partition (sbatch --partition)")
+            g.add_argument("--slurm-gres", help="the tasks' generic resources, e.g. gpu:1 (sbatch --gres)")
+            g.add_argument("--slurm-time", help="each task's time limit (sbatch --time, e.g. 1:00:00)")
+            g.add_argument("--slurm-mem", help="each task's memory (sbatch --mem, e.g. 8G)")
+            g.add_argument("--slurm-args", help="more sbatch options, e.g. '--account=cs101 --qos=short'")
+            g.add_argument("--slurm-job-name", default="simtlab-grade")
+            g.add_argument("--slurm-script-only", metavar="PATH",
+                           help="write the job script to PATH for review and submit nothing")
+            g.add_argument("--slurm-merge-only", action="store_true",
+                           help="submit nothing: merge the rows the tasks of an earlier submission wrote")
         elif name == "check":
             g.add_argument("--variant", choices=("stub", "solution"), required=True)
         else:

@@ -12,6 +12,8 @@
 #   core.grade_tool              scripts/grade.py's own tests (tests/test_grade.py)
 #   grade.sandbox.*              (labels grade, sandbox, long) hostile submissions
 #                                graded in the sandbox harm nothing and score 0
+#   grade.slurm                  (labels grade, slurm, long) grade-class SLURM=1 on a
+#                                Slurm of its own: the same CSV as on one machine
 #   grade.formats                Gradescope's results.json and autograder bundle,
 #                                GitHub Classroom's workflow, against their schemas
 file(GLOB SIMTLAB_EXERCISES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tutorial/exercises/*/ex*.cu)
@@ -78,6 +80,13 @@ if(SIMTLAB_PYTHON3)
            COMMAND ${SIMTLAB_PYTHON3} ${PROJECT_SOURCE_DIR}/tests/grading/test_sandbox.py $<TARGET_FILE:slcc>)
   set_tests_properties(grade.sandbox PROPERTIES LABELS "emu;grade;sandbox;long" TIMEOUT 900
                        SKIP_REGULAR_EXPRESSION "^SKIP")
+  # grade-class SLURM=1 (scripts/grade_slurm.py) against a single-node Slurm the
+  # test starts and stops itself (munged, slurmctld, slurmd; root). Skips, saying
+  # why, where Slurm cannot start (SIMTLAB_WITH_SLURM=1 scripts/deps.sh installs it).
+  add_test(NAME grade.slurm
+           COMMAND ${SIMTLAB_PYTHON3} ${PROJECT_SOURCE_DIR}/tests/grading/test_slurm.py $<TARGET_FILE:slcc>)
+  set_tests_properties(grade.slurm PROPERTIES LABELS "emu;grade;slurm;long" TIMEOUT 300
+                       SKIP_REGULAR_EXPRESSION "simtlab-skip:")
   # The formats course platforms read, validated against schemas written from
   # their documentation (tests/grading/schemas/).
   add_test(NAME grade.formats

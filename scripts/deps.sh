@@ -35,6 +35,11 @@ fi
 # (scripts/sandbox.py); its tests skip, saying why, where it cannot start.
 packages=(libcriterion-dev gnuplot-nox libopenblas-dev libboost-context-dev pkg-config cmake g++ make
           libthrust-dev libcub-dev bubblewrap)
+# SIMTLAB_WITH_SLURM=1 (CI does): Slurm and munge, which grade-class SLURM=1's
+# test starts as a single-node cluster of its own (tests/grading/test_slurm.py).
+if [ "${SIMTLAB_WITH_SLURM:-0}" = 1 ]; then
+  packages+=(slurmctld slurmd munge slurm-client)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

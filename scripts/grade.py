@@ -684,13 +684,15 @@ def cmd_class(args):
     out_dir = os.path.abspath(args.out)
     class_dir = os.path.abspath(args.dir)
     exercises = exercise_list(EXERCISES, args.ex)
+    on_slurm = args.slurm or args.slurm_script_only or args.slurm_merge_only
+    # the sandbox first (it refuses before anything else is looked at); on
+    # Slurm it is the nodes' business: each task probes it (and refuses)
+    runner = None if on_slurm else make_runner(args, untrusted=True)
     students = class_students(class_dir)
     if args.student:
         students = [s for s in students if s in args.student.split(",")]
-    if args.slurm or args.slurm_script_only or args.slurm_merge_only:
-        # the sandbox is the nodes' business: each task probes it (and refuses) as below
+    if on_slurm:
         return class_on_slurm(args, students, exercises, class_dir, out_dir)
-    runner = make_runner(args, untrusted=True)
     words = backend_words(backend, runner)
     print("grading %d student%s, %d exercise%s each, %d at a time (%s)" % (
         len(students), "" if len(students) == 1 else "s", len(exercises), "" if len(exercises) == 1 else "s",

@@ -65,6 +65,9 @@ def job_script(args, students, class_dir, out_dir):
               "STUDENTS=(%s)" % " ".join(shlex.quote(s) for s in students),
               'STUDENT="${STUDENTS[$SLURM_ARRAY_TASK_ID]}"',
               'echo "simtlab: grading $STUDENT on $(hostname) (task $SLURM_ARRAY_TASK_ID of job ${SLURM_ARRAY_JOB_ID:-?})"',
+              "# descriptors slurmstepd leaves open push the sandbox's status pipe past fd 9, which",
+              "# its /bin/sh (dash) cannot name: close them",
+              'for fd in $(ls /proc/$$/fd); do if [ "$fd" -gt 2 ]; then eval "exec $fd>&-" 2>/dev/null || true; fi; done',
               "cd %s" % shlex.quote(os.path.dirname(HERE)),
               "exec " + task_command(args, class_dir, out_dir, os.path.join(sdir, "parts")), ""]
     return "\n".join(lines)

@@ -348,7 +348,9 @@ class Bubblewrap:
             # that what it writes is capped (and gone afterwards)
             a += ["--size", str(limits.tmp_size), "--tmpfs", cwd]
         a += ["--setenv", "HOME", cwd, "--chdir", cwd, "--remount-ro", "/"]
-        return a + ["/bin/sh", "-c", INIT, "init", str(status_fd),
+        # bash: dash (/bin/sh) cannot redirect a descriptor numbered above 9,
+        # which the status pipe is in a grader with many files open
+        return a + ["/bin/bash", "-c", INIT, "init", str(status_fd),
                     "prlimit", "--cpu=%d" % limits.cpu_s, "--fsize=%d" % limits.file_size, "--core=0", "--"] \
             + list(cmd)
 

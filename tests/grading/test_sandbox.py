@@ -93,6 +93,18 @@ class Hostile(unittest.TestCase):
         r = self.grade("control", solution_text())
         self.assertEqual(r["score"], 10.0, r["why"])
 
+    def test_a_grader_with_many_files_open(self):
+        # the status pipe gets a descriptor above 9 (a parallel or Slurm
+        # grader holds many files): the sandbox must still report, not fail
+        # the build with the shell's "Bad fd number"
+        held = [os.open(os.devnull, os.O_RDONLY) for _ in range(16)]
+        try:
+            r = self.grade("manyfds", solution_text())
+        finally:
+            for fd in held:
+                os.close(fd)
+        self.assertEqual(r["score"], 10.0, r["why"])
+
     def test_fork_bomb(self):
         r = self.grade("forkbomb", hostile("    for (;;) fork();"))
         self.assertEqual(r["score"], 0.0)

@@ -184,7 +184,7 @@ def main():
         with open(f, "w") as fh:
             fh.write(text.replace("{2, 1, 4, 2, 2, 1}", "{2, 1, 4, 2, 2, 2}"))   # one of six wrong
         box, why = sandbox.probe()
-        common = ["class", "--dir", cls, "--ex", EXERCISES, "--slcc", SLCC, "--timeout", "60", "-j", "2"]
+        common = ["class", "--dir", cls, "--ex", EXERCISES, "--slcc", SLCC, "--timeout", "60", "-j", "1"]
         if not box:
             print("test_slurm: no sandbox here (%s): graded with --unsafe-no-sandbox, locally and on Slurm" % why)
             common += ["--unsafe-no-sandbox"]
@@ -196,7 +196,7 @@ def main():
         assert rc == 0, rc
         with open(script) as fh:
             text = fh.read()
-        for want in ("#SBATCH --array=0-2", "#SBATCH --partition=gpu", "#SBATCH --gres=gpu:1",
+        for want in ("#SBATCH --array=0-2", "#SBATCH --cpus-per-task=1", "#SBATCH --partition=gpu", "#SBATCH --gres=gpu:1",
                      "#SBATCH --time=0:30:00", "STUDENTS=(alice bob carol)", "--student \"$STUDENT\""):
             assert want in text, (want, text)
         assert not os.path.exists(os.path.join(tmp, "review", "slurm", "parts")), "script-only submitted"
@@ -238,7 +238,7 @@ def main():
         rows = read_csv(failed)
         assert rows[1] == b[1] and rows[3] == b[3], rows
         assert rows[2][0] == "bob" and rows[2][1] == "" and "did not grade" in rows[2][-1], rows
-        print("test_slurm: OK: the Slurm CSV equals the local one (3 students, %s): local -j2 %.1f s, "
+        print("test_slurm: OK: the Slurm CSV equals the local one (3 students, %s): local -j1 %.1f s, "
               "Slurm %.1f s" % (EXERCISES, t_local, t_slurm))
         return 0
     finally:

@@ -26,87 +26,13 @@
 
 #define INPUTS SLCC_INPUTS_DIR /* emu/tests/slcc_inputs/, absolute */
 
-typedef struct run_result {
-    int status; /* exit status, or 128 + signal */
-    char out[16384];
-    char err[65536];
-} run_result;
-
-/* A scratch directory for this test (Criterion runs each test in its own
- * process, so one static buffer per process is enough). */
-static const char *scratch(void)
-{
-    static char dir[256];
-    if (!dir[0]) {
-        snprintf(dir, sizeof dir, "/tmp/test_slcc_cuda-XXXXXX");
-        cr_assert_not_null(mkdtemp(dir), "mkdtemp: %s", strerror(errno));
-    }
-    return dir;
-}
-
-static void remove_scratch(void)
-{
-    const char *dir = scratch();
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    struct dirent *e;
-    char path[768];
-    while ((e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        unlink(path);
-    }
-    closedir(d);
-    rmdir(dir);
-}
+#define SLCC_RUN_SCRATCH "/tmp/test_slcc_cuda-XXXXXX"
+#include "slcc_run.h"
 
 TestSuite(slcc_cuda, .fini = remove_scratch);
 
-static const char *scratch_path(const char *name)
-{
-    static char paths[4][512];
-    static int next;
-    char *p = paths[next++ % 4];
-    snprintf(p, sizeof paths[0], "%s/%s", scratch(), name);
-    return p;
-}
-
-static void slurp(const char *path, char *buf, size_t cap)
-{
-    buf[0] = '\0';
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return;
-    size_t n = fread(buf, 1, cap - 1, f);
-    buf[n] = '\0';
-    fclose(f);
-}
-
 /* Runs argv[0] with stdout and stderr captured. */
-static void run(char *const argv[], run_result *res)
-{
-    char out_path[512], err_path[512];
-    snprintf(out_path, sizeof out_path, "%s/.stdout", scratch());
-    snprintf(err_path, sizeof err_path, "%s/.stderr", scratch());
-    fflush(NULL);
-    pid_t pid = fork();
-    cr_assert_geq(pid, 0, "fork: %s", strerror(errno));
-    if (pid == 0) {
-        int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (out < 0 || err < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
-            _exit(126);
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    int status;
-    cr_assert_eq(waitpid(pid, &status, 0), pid);
-    res->status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    slurp(out_path, res->out, sizeof res->out);
-    slurp(err_path, res->err, sizeof res->err);
-}
+static void run(char *const argv[], run_result *res) { run_in(argv, NULL, res); }
 
 /* slcc with the given arguments (NULL-terminated) after its name. */
 static void slcc(char *const args[], run_result *r)

@@ -161,7 +161,7 @@ static int bench_end_to_end(bench_env *env, host_buffers *h, double *e2e_ms)
     for (int v = 1; v <= sl_vector_add_version_count() && v <= BENCH_MAX_VERSIONS; v++) {
         end_to_end_run e = {h, {v, 256}};
         sl_stats s;
-        if (sl_time_repeat(time_end_to_end, &e, 0, bench_runs(env, bytes), &s) != SL_OK) {
+        if (bench_time_repeat(time_end_to_end, &e, 0, bench_runs(env, bytes), &s) != SL_OK) {
             fprintf(stderr, "v%d end to end failed at n=%zu: %s\n", v, h->n, sl_last_error());
             return 0;
         }

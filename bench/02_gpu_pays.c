@@ -362,7 +362,7 @@ static int time_value(bench_env *env, size_t x, const char *name, sl_timed_fn fn
         return 1;
     }
     sl_stats s;
-    if (st == SL_OK) st = sl_time_repeat(fn, ctx, 1, env->quick ? 3 : 11, &s);
+    if (st == SL_OK) st = bench_time_repeat(fn, ctx, 1, env->quick ? 3 : 11, &s);
     if (st != SL_OK) {
         fprintf(stderr, "%s failed at %zu: %s\n", name, x, sl_last_error());
         return 0;

@@ -329,6 +329,18 @@ int bench_rotation(const bench_env *env, size_t bytes)
     return copies < 1 ? 1 : copies > 64 ? 64 : (int)copies;
 }
 
+sl_status bench_time_repeat(sl_timed_fn fn, void *ctx, int warmup, int runs, sl_stats *out)
+{
+#ifdef SIMTLAB_EMU
+    simtlab_emu_checks_pause();
+#endif
+    sl_status st = sl_time_repeat(fn, ctx, warmup, runs, out);
+#ifdef SIMTLAB_EMU
+    simtlab_emu_checks_resume();
+#endif
+    return st;
+}
+
 int bench_runs(const bench_env *env, size_t bytes)
 {
     int runs = bytes >= ((size_t)256 << 20) ? 5 : bytes >= ((size_t)16 << 20) ? 11 : 25;
@@ -486,15 +498,7 @@ int bench_column_run(bench_env *env, size_t n, const bench_column *col, double *
         host_timing h = {col, calibrate_host(col)};
         st = sl_time_repeat(time_host, &h, 1, runs, &s);
     } else if (st == SL_OK) {
-        /* Checked once above with the emulator's checks on; timed without
-         * them, as `slcc --fast` builds (only speed is the point here). */
-#ifdef SIMTLAB_EMU
-        simtlab_emu_checks_pause();
-#endif
-        st = sl_time_repeat(col->run_device, col->ctx, 2, runs, &s);
-#ifdef SIMTLAB_EMU
-        simtlab_emu_checks_resume();
-#endif
+        st = bench_time_repeat(col->run_device, col->ctx, 2, runs, &s); /* checked once above */
     }
     if (st != SL_OK) {
         fprintf(stderr, "%s failed at n=%zu: %s\n", col->name, n, sl_last_error());
@@ -548,7 +552,7 @@ int bench_copy_ceiling(bench_env *env, size_t n, bench_inputs *in, int input, do
     *copy_gbs = 0.0;
     in->next = 0;
     sl_status st = sl_alloc_device(&c.dst, bytes);
-    if (st == SL_OK) st = sl_time_repeat(time_copy, &c, 0, bench_runs(env, 2 * bytes), &s);
+    if (st == SL_OK) st = bench_time_repeat(time_copy, &c, 0, bench_runs(env, 2 * bytes), &s);
     in->next = 0;
     sl_free_device(c.dst);
     if (st != SL_OK) {

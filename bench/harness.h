@@ -178,6 +178,11 @@ int bench_rotation(const bench_env *env, size_t bytes);
  * emulated binary (an emulated kernel takes up to seconds and its spread is
  * the host's, so more runs add minutes and no information). */
 int bench_runs(const bench_env *env, size_t bytes);
+/* sl_time_repeat with the emulator's checks (memcheck, racecheck) paused:
+ * every timed run of device work goes through it, after that work was
+ * checked once with the checks on, so that every emulated column is timed
+ * alike, as `slcc --fast` would build it. Nothing changes on a GPU. */
+sl_status bench_time_repeat(sl_timed_fn fn, void *ctx, int warmup, int runs, sl_stats *out);
 /* How many back-to-back calls one timed sample of a CPU column makes, so a
  * sample lasts at least BENCH_MIN_SAMPLE_MS on the host clock: 1 for a call
  * of that length or more, up to BENCH_MAX_REPEAT. `call_ms`: one call's time. */

@@ -159,11 +159,12 @@ draw() { # csv id title xlabel ylabel y logy series...
   [ -n "$cols" ] || return 0
   for c in $cols; do labels="$labels|$(legend_of "$csv" "$c" "$emulated")"; done
   # the x values present: tics at the first and every step after it
-  local xs xfirst xstep
-  xs=$(grep -E "^[0-9]+,($(tr ' ' '|' <<<"$cols"))," "$csv" | cut -d, -f1 | sort -nu | head -n 2 | tr '\n' ' ')
+  local xs xfirst xstep plotted
+  plotted=$(grep -E "^[0-9]+,($(tr ' ' '|' <<<"$cols"))," "$csv") # the rows the chart draws
+  xs=$(cut -d, -f1 <<<"$plotted" | sort -nu | head -n 2 | tr '\n' ' ')
   xfirst=$(cut -d' ' -f1 <<<"$xs")
   local rows # one row in all (a --quick run of one series): plot.gp gives it a y range
-  rows=$(grep -cE "^[0-9]+,($(tr ' ' '|' <<<"$cols"))," "$csv")
+  rows=$(grep -c . <<<"$plotted")
   xstep=$(awk '{ print ($2 > $1 && $1 > 0) ? int($2 / $1) : 0 }' <<<"$xs")
   labels=${labels#|}
   marks=$(grep "^# mark: $id;" "$csv" | sed "s/^# mark: $id;//" | tr ';' '|' | paste -sd';' -)

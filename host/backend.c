@@ -7,7 +7,7 @@
 
 #ifdef SIMTLAB_EMU
 #include <simtlab_emu/profile.h>
-/* emu/src/runtime_memory.cpp: for a pointer into a device allocation that
+/* emu/src/runtime/memory.cpp: for a pointer into a device allocation that
  * cudaFree released and the emulator still holds in quarantine, what it was
  * ("device allocation #3 (...)"), and 1; else 0. A simtlab extension like
  * those <cuda_runtime_api.h> declares. */

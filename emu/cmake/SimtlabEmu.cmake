@@ -22,7 +22,7 @@ option(SIMTLAB_EMU_PROFILE "Instrument emulator builds of .cu files for the SIMT
 # --profile passes the same ones, with SIMTLAB_EMU_PROFILE_BUILD=2; plain
 # slcc, the checked build, the same without trace-pc and its two -fno-
 # flags, with SIMTLAB_EMU_PROFILE_BUILD=0: the checks without the counters;
-# emu/tools/slcc.c, "build modes"). kernel-address with a call threshold of
+# emu/src/tools/slcc/slcc.c, "build modes"). kernel-address with a call threshold of
 # 0 outlines every check as __asan_loadN_noabort(addr)/__asan_storeN_noabort
 # and uses no shadow memory; stack and global redzones are off, so the
 # layout of the program does not change. No sibling calls: a block that

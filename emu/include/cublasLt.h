@@ -7,7 +7,7 @@
  * CUDA toolkit), so the same source compiles against either backend. As in
  * the toolkit, this header brings in cublas_api.h and with it the half and
  * bfloat16 types. The emulator runs each matmul on the host's OpenBLAS
- * (emu/src/cublaslt.cpp): A and B are converted to float, multiplied in
+ * (emu/src/libs/cublaslt/cublaslt.cpp): A and B are converted to float, multiplied in
  * float, and the epilogue is applied in double before D (and the
  * epilogue's outputs) are rounded once to their types.
  *

@@ -3,7 +3,7 @@
  * Names, signatures and enum values follow cuBLAS 13 (cublas_api.h and
  * library_types.h of the CUDA toolkit), so host code compiles unchanged
  * against either backend. The emulator runs each call on the host's
- * OpenBLAS (emu/src/cublas.cpp): results are what a correct BLAS gives,
+ * OpenBLAS (emu/src/libs/cublas/cublas.cpp): results are what a correct BLAS gives,
  * and timings are CPU timings, never GPU ones.
  *
  * Matrices are column-major, as in cuBLAS. alpha, beta and results are host

@@ -47,7 +47,7 @@ cudaError_t cudaDeviceSynchronize(void);
 cudaError_t cudaDeviceReset(void);
 cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes);
 
-/* ---- device configuration (emu/src/runtime_device_config.cpp) ---------
+/* ---- device configuration (emu/src/runtime/device_config.cpp) ---------
  * Limits and cache preferences are recorded and read back; the emulator has
  * no L1 to split and no bank width to choose, so those are accepted no-ops.
  * Occupancy follows CUDA's model without registers (the emulator compiles
@@ -106,7 +106,7 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned int flags);
 cudaError_t cudaStreamDestroy(cudaStream_t stream);
 cudaError_t cudaStreamSynchronize(cudaStream_t stream);
 cudaError_t cudaStreamQuery(cudaStream_t stream);
-/* Stream attributes (runtime_pool.cpp): the access policy window, the
+/* Stream attributes (runtime/pool.cpp): the access policy window, the
  * synchronization policy and the priority are checked, recorded and read
  * back; none changes how the emulator runs. Persisting L2 lines do not
  * exist, so resetting them does nothing. */
@@ -115,7 +115,7 @@ cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaStreamAttrID attr, c
 cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src);
 cudaError_t cudaCtxResetPersistingL2Cache(void);
 
-/* Stream-ordered allocation (runtime_pool.cpp). Streams run eagerly, so
+/* Stream-ordered allocation (runtime/pool.cpp). Streams run eagerly, so
  * cudaMallocAsync allocates and cudaFreeAsync frees at once, from the one
  * default pool of the device; its attributes are recorded (the release
  * threshold) or counted (bytes in use by pool allocations). */

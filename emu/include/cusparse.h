@@ -24,7 +24,7 @@
  *                      (_bufferSize, _analysis, _convert)
  *
  * The emulator runs each call on the host, in stream order (emu/src/
- * cusparse.cpp): it checks the arguments, then that every array lies inside
+ * libs/cusparse/cusparse.cpp): it checks the arguments, then that every array lies inside
  * one device allocation, then, while computing, that every index of the
  * sparse matrix is inside it; a failed check returns
  * CUSPARSE_STATUS_INVALID_VALUE (NOT_SUPPORTED for what cuSPARSE computes

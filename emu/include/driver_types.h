@@ -5,7 +5,7 @@
  * C++.
  *
  * cudaDeviceProp has every field of CUDA 13's, in its order; the emulator
- * fills those it can answer (emu/src/runtime_device.cpp) and leaves the
+ * fills those it can answer (emu/src/runtime/device.cpp) and leaves the
  * rest 0, which is what CUDA reports for a feature the device lacks. After
  * them come the fields CUDA 13.0 removed, each marked so that naming it is
  * an error that says what replaces it (simtlab_emu/removed.h), not g++'s
@@ -440,7 +440,7 @@ enum cudaFuncAttribute {
     cudaFuncAttributeClusterSchedulingPolicyPreference = 15
 };
 
-/* ---- stream-ordered allocation: memory pools (runtime_pool.cpp) -------- */
+/* ---- stream-ordered allocation: memory pools (runtime/pool.cpp) -------- */
 typedef struct simtlab_emu_mem_pool *cudaMemPool_t;
 
 enum cudaMemPoolAttr {
@@ -454,7 +454,7 @@ enum cudaMemPoolAttr {
     cudaMemPoolAttrUsedMemHigh = 0x8
 };
 
-/* ---- stream and launch attributes (runtime_pool.cpp): recorded, no effect */
+/* ---- stream and launch attributes (runtime/pool.cpp): recorded, no effect */
 enum cudaAccessProperty {
     cudaAccessPropertyNormal = 0,
     cudaAccessPropertyStreaming = 1,

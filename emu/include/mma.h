@@ -26,8 +26,8 @@
  *                    for code that writes them as inline PTX under nvcc;
  *                    included here too.
  *
- * Implemented in emu/src/tensor_mma.cpp (mma.sync, WMMA) and
- * emu/src/tensor_copy.cpp (ldmatrix, cp.async).
+ * Implemented in emu/src/engine/tensor_mma.cpp (mma.sync, WMMA) and
+ * emu/src/engine/tensor_copy.cpp (ldmatrix, cp.async).
  *
  * The WMMA fragment layout here is the emulator's own. The CUDA Programming
  * Guide leaves the mapping of matrix elements to the lanes' x[] unspecified

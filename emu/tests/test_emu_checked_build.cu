@@ -29,7 +29,7 @@
 namespace {
 
 /* An ASan runtime (`make test-asan`) makes every slcc build a --fast one
- * (the checks use GCC's sanitizer instrumentation too, emu/tools/slcc.c). */
+ * (the checks use GCC's sanitizer instrumentation too, emu/src/tools/slcc/slcc.c). */
 void skip_under_asan()
 {
 #if defined(__SANITIZE_ADDRESS__)
@@ -238,7 +238,7 @@ Test(checked_build, volatile_warp_synchronous_code_passes_with_a_warning)
     cr_expect(f.out.find("racecheck") == std::string::npos, "--fast has no racecheck:\n%s", f.out.c_str());
 }
 
-/* --racecheck names the checked build (the advice emu/src/checkers.cpp
+/* --racecheck names the checked build (the advice emu/src/checks/checkers.cpp
  * gives); with --fast it is a usage error. */
 Test(checked_build, racecheck_names_the_default_and_contradicts_fast)
 {

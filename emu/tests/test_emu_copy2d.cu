@@ -1,4 +1,4 @@
-/* Tests of pitched memory and 2D/3D copies (emu/src/runtime_copy2d.cpp):
+/* Tests of pitched memory and 2D/3D copies (emu/src/runtime/copy2d.cpp):
  * cudaMallocPitch, cudaMemcpy2D, cudaMemset2D, cudaMalloc3D, cudaMemcpy3D,
  * as cuda-samples and image-processing tutorials use them. Sizes are odd on
  * purpose; every destination is poisoned first, and the rows' padding must

@@ -1,4 +1,4 @@
-/* Tests of the emulator's cuBLAS (emu/src/cublas.cpp, on OpenBLAS).
+/* Tests of the emulator's cuBLAS (emu/src/libs/cublas/cublas.cpp, on OpenBLAS).
  *
  * References are computed here in double from the same inputs, with
  * column-major indexing written out by hand; a result passes when it is

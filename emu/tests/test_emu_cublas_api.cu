@@ -1,5 +1,5 @@
-/* Tests of the cuBLAS routines added for the tutorial survey (emu/src/cublas.cpp,
- * emu/src/cublas_blas.cpp): double GEMM, half GEMM, geam, batched GEMMs with
+/* Tests of the cuBLAS routines added for the tutorial survey (emu/src/libs/cublas/cublas.cpp,
+ * emu/src/libs/cublas/blas.cpp): double GEMM, half GEMM, geam, batched GEMMs with
  * pointer arrays, cublasGemmEx's 16F and 64F compute types and CUDA 10's
  * cudaDataType compute type, level 1 and 2 in both precisions, trsm, and
  * cublasSet/GetVector/Matrix.

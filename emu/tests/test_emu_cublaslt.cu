@@ -1,4 +1,4 @@
-/* Tests of the emulator's cuBLASLt (emu/src/cublaslt.cpp, on OpenBLAS).
+/* Tests of the emulator's cuBLASLt (emu/src/libs/cublaslt/cublaslt.cpp, on OpenBLAS).
  *
  * Each case builds its descriptors the way llm.c's matmul_cublaslt does,
  * runs cublasLtMatmul on odd sizes with padded leading dimensions and

@@ -1,4 +1,4 @@
-/* Tests of the emulator's cuSOLVER dense API (emu/src/cusolver.cpp) in all
+/* Tests of the emulator's cuSOLVER dense API (emu/src/libs/cusolver/cusolver.cpp) in all
  * four element types: potrf/potrs, getrf (with and without pivots)/getrs,
  * geqrf/orgqr/ormqr, gesvd and syevd/heevd, devInfo for singular and
  * non-positive-definite inputs, argument refusals, streams and capture.

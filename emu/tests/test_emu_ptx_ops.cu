@@ -1,4 +1,4 @@
-/* Inline PTX integer instructions (tools/rewrite_asm.c turns each into a
+/* Inline PTX integer instructions (src/tools/rewriter/rewrite_asm.c turns each into a
  * call of simtlab_emu/ptx_ops.hpp): a kernel runs every instruction through
  * asm() on random operands (printed seed); the host recomputes each from the
  * PTX ISA's definition, written out bit by bit here, independently of the

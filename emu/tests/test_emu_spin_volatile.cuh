@@ -4,7 +4,7 @@
  * that waits for a flag another thread of its block sets, reading it
  * through volatile memory, is valid CUDA since Volta; the emulator's
  * threads switch only when they wait, and such a loop calls nothing, so
- * only the trace-pc hook (emu/src/profile_hooks.cpp) lets the setter run.
+ * only the trace-pc hook (emu/src/profile/hooks.cpp) lets the setter run.
  * Without it every test below hangs (each has a timeout: a hang fails it). */
 #include <criterion/criterion.h>
 

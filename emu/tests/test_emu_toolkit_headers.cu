@@ -194,7 +194,7 @@ Test(toolkit_headers, the_attributes_the_samples_test_have_the_emulated_devices_
     cr_expect_eq(attr(cudaDevAttrGpuOverlap), 1);
     cr_expect_eq(attr(cudaDevAttrKernelExecTimeout), 0);
     cr_expect_eq(attr(cudaDevAttrWarpSize), 32);
-    cr_expect_eq(attr(cudaDevAttrMemoryPoolsSupported), 1); /* the default pool, runtime_pool.cpp */
+    cr_expect_eq(attr(cudaDevAttrMemoryPoolsSupported), 1); /* the default pool, runtime/pool.cpp */
     cr_expect_eq(attr(cudaDevAttrHostNativeAtomicSupported), 1);
     cr_expect_eq(attr(cudaDevAttrMaxTexture2DWidth), 0); /* textures are not emulated */
 

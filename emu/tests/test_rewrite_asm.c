@@ -1,4 +1,4 @@
-/* Tests of the rewriter's handling of inline PTX (tools/rewrite_asm.c): reads
+/* Tests of the rewriter's handling of inline PTX (src/tools/rewriter/rewrite_asm.c): reads
  * of special registers become calls, other PTX a compile-time error that
  * names the instruction, host assembly and compiler barriers stay as they
  * are, and lines stay where they were. Runs the slrewrite binary.

@@ -1,4 +1,4 @@
-/* Tests of the source rewriter (emu/tools/rewrite.c), called directly.
+/* Tests of the source rewriter (emu/src/tools/rewriter/rewrite.c), called directly.
  *
  * Expected texts are written by hand from the rewriting rules in
  * emu/include/simtlab_emu/engine.hpp and the CUDA syntax they replace, not
@@ -680,7 +680,7 @@ Test(rewriter, error_shared_declarations_that_cannot_be_split)
     expect_error("struct S { __shared__ int m; };", "t.cu:1:12: error:", "class member");
 }
 
-/* ---- spin points (rewrite_spin.c) -------------------------------------------- */
+/* ---- spin points (tools/rewriter/rewrite_spin.c) -------------------------------------------- */
 
 #define SPIN "(void)SIMTLAB_EMU_SPIN_POINT();"
 #define SPIN_OR "SIMTLAB_EMU_SPIN_POINT() || "
@@ -1226,7 +1226,7 @@ Test(rewriter, a_pasted_kernel_name_in_a_launch_macro_is_one_name)
                    "name##_kernel, 1, 32)(p); } while (0)\n");
 }
 
-/* ---- host-only functions (rewrite_hostfn.c) ----------------------------------- */
+/* ---- host-only functions (tools/rewriter/rewrite_hostfn.c) ----------------------------------- */
 
 /* Text the rewriter puts before a host-only definition, and after a host
  * lambda's parameters. */

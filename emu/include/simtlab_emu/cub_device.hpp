@@ -37,7 +37,7 @@
 #include <vector>
 
 extern "C" {
-/* emu/src/cub.cpp: records and prints a diagnostic, returns cudaErrorInvalidValue. */
+/* emu/src/libs/cub/cub.cpp: records and prints a diagnostic, returns cudaErrorInvalidValue. */
 cudaError_t simtlab_emu_cub_invalid(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Checks temporary storage of `given` bytes for a call that needs
  * `needed`: enough bytes asked, and a device allocation that holds them. */

@@ -1,7 +1,7 @@
 /* simtlab CPU emulator — the contract between device-side headers, the
  * source rewriter and the execution engine.
  *
- * The rewriter (emu/tools/slrewrite.c) turns CUDA syntax that a C++ compiler
+ * The rewriter (emu/src/tools/rewriter/slrewrite.c) turns CUDA syntax that a C++ compiler
  * cannot read into calls declared here:
  *
  *   k<<<g, b, shmem, stream>>>(args)
@@ -31,7 +31,7 @@
  * namespace, not macros, so a host variable, parameter or member named
  * gridDim or blockDim is just another declaration that hides them. Const,
  * so that `threadIdx.x = 0` fails to compile as with nvcc. Defined by the
- * engine (engine_block.cpp) under the names of simtlab_emu below. */
+ * engine (engine/block.cpp) under the names of simtlab_emu below. */
 extern "C++" {
 extern __thread const uint3 threadIdx;
 extern __thread const uint3 blockIdx;
@@ -44,7 +44,7 @@ extern "C" void simtlab_emu_profile_atomic_end(void); /* profile_build.hpp */
 #endif
 
 /* Kernels compiled with -fsanitize-coverage=trace-pc (the SIMT counters'
- * SIMTLAB_EMU_PROFILE_BUILD: emu/src/profile_hooks.cpp) call the engine out
+ * SIMTLAB_EMU_PROFILE_BUILD: emu/src/profile/hooks.cpp) call the engine out
  * of line: GCC instruments after inlining, and the hook, which may switch
  * threads (a spin on a volatile load, issue 16), must never run inside the
  * engine's own code. The spin watch's builds (SIMTLAB_EMU_SPIN_BUILD) call
@@ -161,9 +161,9 @@ inline void warp_collective(unsigned mask, void *lane_data, warp_fn fn, void *ct
  * every thread of a reduction block.
  *
  * The structures below are the first, hot part of the engine's per-worker
- * and per-block records (emu/src/engine_internal.hpp derives from them);
+ * and per-block records (emu/src/engine/internal.hpp derives from them);
  * everything rare (the first arrival's other call site, an empty ready
- * queue, a failed block) is out of line in emu/src/engine_block.cpp. Not for
+ * queue, a failed block) is out of line in emu/src/engine/block.cpp. Not for
  * use by kernels. */
 #define SIMTLAB_EMU_ALWAYS_INLINE __attribute__((always_inline))
 namespace detail {
@@ -188,7 +188,7 @@ constexpr unsigned no_odd_waiter = ~0u;
 
 /* One CUDA thread's spin on an atomic (spin_note below): the address and
  * the value its atomics last found there, how many in a row found the same
- * one, and (engine_block.cpp) since when and how many blocks the grid had
+ * one, and (engine/block.cpp) since when and how many blocks the grid had
  * taken then. */
 struct spin_rec {
     const void *addr;
@@ -252,14 +252,14 @@ struct worker_hot {
  * __thread, not thread_local: no TLS wrapper call on each read. */
 extern worker_hot host_worker;
 extern __thread worker_hot *current_worker;
-/* current_worker->in_block, kept beside it (engine_internal.hpp,
+/* current_worker->in_block, kept beside it (engine/internal.hpp,
  * set_in_block) for the check at every kernel's entry
  * (host_call_of_kernel): one thread-local load instead of two dependent
  * ones. */
 extern __thread bool in_kernel_thread;
 
 /* What runs once the current fiber stops when the ready queue is empty or
- * the block failed (engine_block.cpp): a fresh runner for the next
+ * the block failed (engine/block.cpp): a fresh runner for the next
  * unstarted thread, a released barrier's first thread, or the scheduler.
  * nullptr when that is the calling thread itself (it was the last to arrive
  * and its barrier or warp operation is complete). */
@@ -352,11 +352,11 @@ wait_switch warp_arrive(unsigned mask, void *lane_data, warp_fn fn, void *ctx, c
  * seconds (default 5) while nothing else of the grid progresses fails the
  * launch, naming the line, instead of hanging. */
 void spin_slow(spin_rec &r, here where);
-/* A shared-memory access of warp-synchronous code (engine_block.cpp). */
+/* A shared-memory access of warp-synchronous code (engine/block.cpp). */
 void lockstep_access(std::uintptr_t addr);
 /* Kernels built with the spin watch (spin points, or trace-pc in the
  * counters' builds) also let the others run every this many hook calls
- * without a wait: a spin on a plain or volatile load (engine_block.cpp). */
+ * without a wait: a spin on a plain or volatile load (engine/block.cpp). */
 constexpr int spin_watch_period = 1 << 16;
 void spin_note_uninstrumented(const void *addr, std::uint64_t value, here where);
 /* The bookkeeping itself, shared by the inline path and the out-of-line one. */
@@ -475,7 +475,7 @@ unsigned active_mask();
  * them when the thread returns (release_thread_slots below). */
 void *&cuda_thread_slot(unsigned index); /* index < 4 */
 
-/* Provided by the device-side libraries (emu/src/tensor_copy.cpp), called
+/* Provided by the device-side libraries (emu/src/engine/tensor_copy.cpp), called
  * by the engine: when a CUDA thread returns from its kernel while any of its slots
  * is non-null, the engine calls this on that thread, before the thread counts
  * as exited. It frees what the slots hold and sets them to nullptr; it may

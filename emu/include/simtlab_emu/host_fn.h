@@ -1,9 +1,9 @@
 /* simtlab CPU emulator — the marks slrewrite puts in a rewritten file (its
  * prologue includes this file): SIMTLAB_EMU_HOST_FN, here, at the start of
  * every function (and lambda) of a .cu that CUDA can only run on the host
- * (emu/tools/rewrite_hostfn.c), and SIMTLAB_EMU_SPIN_POINT(), in
+ * (emu/src/tools/rewriter/rewrite_hostfn.c), and SIMTLAB_EMU_SPIN_POINT(), in
  * simtlab_emu/spin_point.h, at the top of every loop of device code
- * (emu/tools/rewrite_spin.c).
+ * (emu/src/tools/rewriter/rewrite_spin.c).
  *
  * It is empty: a mark for the reader of a rewritten file, and a place for
  * an attribute of host-only code. (Spin builds once compiled every function

@@ -85,7 +85,7 @@ struct params {
     }
 };
 
-/* ---- stream capture and kernels by address (emu/src/runtime_graph.cpp) --
+/* ---- stream capture and kernels by address (emu/src/runtime/graph.cpp) --
  * How many streams are capturing (cudaStreamBeginCapture): while none is,
  * a launch pays one relaxed load for it. */
 extern std::atomic<int> streams_capturing;
@@ -109,7 +109,7 @@ void register_kernel(const void *kernel, args_binder bind);
 /* cudaLaunchKernel with args == NULL for a kernel that has parameters:
  * records cudaErrorInvalidValue with a diagnostic and returns it. */
 cudaError_t launch_args_missing(const launch_site &site);
-/* A launch from device code (dynamic parallelism, emu/src/engine_dynamic.cpp):
+/* A launch from device code (dynamic parallelism, emu/src/engine/dynamic.cpp):
  * checks it and queues the grid on the launching grid, to run after that
  * grid's blocks; `closure` (the kernel and copies of its arguments) lives
  * until then. Returns the result, which is also the launching CUDA thread's

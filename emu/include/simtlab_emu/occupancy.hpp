@@ -2,7 +2,7 @@
  * the per-kernel shared-memory preference, as the toolkit's <cuda_runtime.h> has
  * them: they take the kernel itself (a function, which C++ does not turn
  * into a const void * by itself) and add cudaOccupancyMaxPotentialBlockSize.
- * The model is emu/src/runtime_device_config.cpp's: threads, block slots
+ * The model is emu/src/runtime/device_config.cpp's: threads, block slots
  * and shared memory per SM; no registers (the emulator compiles no machine
  * code to count them).
  */

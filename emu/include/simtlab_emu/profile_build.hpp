@@ -2,7 +2,7 @@
  * instrumentation adds (engine.hpp includes this when SIMTLAB_EMU_PROFILE_BUILD
  * is defined). Its value says what the instrumentation is for:
  *   0  the checks alone (memcheck, racecheck: plain `slcc`, the checked
- *      build): GCC calls emu/src/profile_hooks.cpp at every load and store;
+ *      build): GCC calls emu/src/profile/hooks.cpp at every load and store;
  *   1  the checks and the SIMT counters on request (SIMTLAB_EMU_PROFILE=1 or
  *      simtlab_emu_profile_begin(); the CMake option SIMTLAB_EMU_PROFILE and
  *      the chapters' builds): also at every basic block (trace-pc);

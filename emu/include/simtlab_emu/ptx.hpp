@@ -12,7 +12,7 @@
  * SIMTLAB_EMU (1 in every emulator build, from <cuda_runtime_api.h>) says
  * which one compiles it; keep that test in one place of the calling file.
  *
- * What it offers (implemented in emu/src/tensor_mma.cpp and tensor_copy.cpp):
+ * What it offers (implemented in emu/src/engine/tensor_mma.cpp and engine/tensor_copy.cpp):
  *
  *   mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}.{f16,bf16}.f32
  *                                   mma_m16n8k16_f32

@@ -1,5 +1,5 @@
 /* simtlab CPU emulator — integer PTX instructions for inline PTX:
- * slrewrite (tools/rewrite_asm.c) turns a one-instruction template such as
+ * slrewrite (src/tools/rewriter/rewrite_asm.c) turns a one-instruction template such as
  *     asm("bfind.u32 %0, %1;" : "=r"(ret) : "r"(word));
  * into
  *     do { (ret) = ::simtlab_emu::ptx_ops::bfind_u32((word)); } while (0);

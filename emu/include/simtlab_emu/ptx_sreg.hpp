@@ -1,5 +1,5 @@
 /* simtlab CPU emulator — PTX special registers, for inline PTX that reads
- * them: slrewrite (tools/rewrite_asm.c) turns
+ * them: slrewrite (src/tools/rewriter/rewrite_asm.c) turns
  *     asm("mov.u32 %0, %%laneid;" : "=r"(lane));
  * into
  *     do { (lane) = (unsigned int)::simtlab_emu::ptx_sreg::laneid(); } while (0);

@@ -5,7 +5,7 @@
  * <cuda_runtime_api.h>; C and C++. The removed cudaDeviceProp fields and
  * cudaDeviceAttr values are in <driver_types.h>; the texture and surface
  * reference templates (texture<T, dim, mode>, surface<void, dim>) are
- * rewritten by slrewrite (rewrite_removed.c) into
+ * rewritten by slrewrite (tools/rewriter/rewrite_removed.c) into
  * simtlab_emu::removed_texture_reference, whose message is below.
  *
  * Which: the runtime functions of CUDA 12.x's cuda_runtime_api.h that
@@ -104,7 +104,7 @@ constexpr bool removed_never = false;
 
 /* What slrewrite puts in place of `texture` in `texture<float, 1,
  * cudaReadModeElementType> tex;` and of `surface` in `surface<void, 2>
- * s;` (rewrite_removed.c): declaring such a variable instantiates the
+ * s;` (tools/rewriter/rewrite_removed.c): declaring such a variable instantiates the
  * class, which stops with the message. */
 template <class T, int dim = 1, int mode = 0>
 struct removed_texture_reference {

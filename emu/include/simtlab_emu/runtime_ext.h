@@ -7,8 +7,8 @@
  * simtlab_emu/runtime_overloads.hpp.
  *
  * Names, signatures and numbers follow the CUDA 13 runtime. Implemented in
- * emu/src/runtime_unified.cpp (memory kinds, symbols) and
- * emu/src/runtime_graph.cpp (callbacks, graphs).
+ * emu/src/runtime/unified.cpp (memory kinds, symbols) and
+ * emu/src/runtime/graph.cpp (callbacks, graphs).
  */
 #ifndef SIMTLAB_EMU_RUNTIME_EXT_H
 #define SIMTLAB_EMU_RUNTIME_EXT_H

@@ -1,5 +1,5 @@
 /* simtlab CPU emulator — pitched memory and 2D/3D copies
- * (emu/src/runtime_copy2d.cpp). Included by <cuda_runtime_api.h>, for C
+ * (emu/src/runtime/copy2d.cpp). Included by <cuda_runtime_api.h>, for C
  * and C++.
  *
  * Names, signatures and numbers follow the CUDA 13 runtime. CUDA arrays

@@ -9,7 +9,7 @@
  * of i's lowest zero bit, so a state steps with one XOR and skips ahead by
  * recomputing from gray(i). Point 0 is c (0 unscrambled), as in cuRAND.
  *
- * The direction numbers are built in the runtime (src/curand.cpp) from
+ * The direction numbers are built in the runtime (src/libs/curand/curand.cpp) from
  * S. Joe and F. Y. Kuo's primitive polynomials and initial direction
  * numbers ("Constructing Sobol sequences with better two-dimensional
  * projections", SIAM J. Sci. Comput. 30 (2008) 2635-2654, the set
@@ -37,7 +37,7 @@ constexpr unsigned table_dimensions = 20000;
 
 /* Reports direction vectors that cannot be Sobol's (a zero vector: a
  * dimension past max_dimensions, or memory never filled): in a kernel the
- * launch fails, on the host a message is printed (src/curand.cpp). */
+ * launch fails, on the host a message is printed (src/libs/curand/curand.cpp). */
 void report_bad_direction_vectors(const char *api, unsigned bits);
 
 /* The index of i's lowest zero bit: the direction number that takes point

@@ -1,10 +1,10 @@
 /* simtlab CPU emulator — SIMTLAB_EMU_SPIN_POINT(), which slrewrite puts at
  * the top of every loop iteration outside host-only code (emu/tools/
- * rewrite_spin.c; its prologue includes this file, through host_fn.h).
+ * tools/rewriter/rewrite_spin.c; its prologue includes this file, through host_fn.h).
  *
  * In a build with the spin watch (SIMTLAB_EMU_SPIN_BUILD: slcc's default,
  * sl_emu_spin_sources) it calls the watch's hook, simtlab_emu_spin_point
- * (emu/src/profile_hooks.cpp: one thread-local decrement and a branch; now
+ * (emu/src/profile/hooks.cpp: one thread-local decrement and a branch; now
  * and then it looks whether the calling CUDA thread spins), and yields
  * false; under constant evaluation it calls nothing. The checked build
  * (SIMTLAB_EMU_PROFILE_BUILD=0: the checks' hooks at loads and stores, no

@@ -1,7 +1,7 @@
 // Warp-synchronous code as tutorials write it: the last warp of a
 // reduction and a warp scan on volatile shared memory, with no __syncwarp.
 // A GPU's converged warp runs each statement in lock step; the emulator
-// must give the same sums (emu/src/lockstep_hooks.cpp). Prints one line per
+// must give the same sums (emu/src/engine/lockstep_hooks.cpp). Prints one line per
 // case; the seed goes to stderr.
 #include <cstdio>
 #include <cstdlib>

@@ -3,16 +3,27 @@
 # emulator's compiler wrapper), and prints one line per program:
 #   PASS | CHECKED <why> | FAIL <why> | EXCLUDED <why>
 # and a summary. A developer tool run by hand (the corpus is not in this
-# repository): see emu/README.md, "Programs tried".
+# repository): see emu/docs/compatibility.md, "Programs tried".
 #
 #   run_corpus.sh CORPUS_ROOT [--slcc PATH] [--work DIR] [--time-limit S]
-#                 [--only REGEX] [--checked]
+#                 [--only REGEX] [--checked] [--results FILE] [--list]
+#
+# Each run writes a results file (markdown): the run's date, the command,
+# one row per program (PASS, CHECKED, FAIL or EXCLUDED, with the reason) and
+# the totals. A run of the whole corpus overwrites emu/tests/corpus/results.md,
+# the figures the documentation cites; a run with --only writes
+# WORK/results.md instead, so that a partial run never replaces them
+# (--results FILE names another file). The file is written when the run
+# ends; an interrupted run leaves the old one.
+#
+# --list prints every program with the build and run it would get, builds
+# and runs nothing and writes no results (no slcc needed).
 #
 # Programs are built with `slcc --fast` (no memcheck or racecheck): what is
 # measured here is whether they build and run, and how long the emulator
 # takes, within limits chosen for that build. --checked builds them as a
-# student's plain `slcc` does, with the checks (emu/README.md, "racecheck
-# and memcheck"), to see what they find in real programs.
+# student's plain `slcc` does, with the checks (emu/docs/checks.md), to see
+# what they find in real programs.
 #
 # CORPUS_ROOT holds checkouts of cuda-samples, llm.c and SGEMM_CUDA.
 # A program passes when it builds, exits 0 within the time limit and prints
@@ -23,14 +34,19 @@
 # match") and the limit cut only the benchmark loop after it; such programs
 # are counted apart from the passes, and the summary gives both figures.
 set -u
-root=${1:?usage: run_corpus.sh CORPUS_ROOT [--slcc PATH] [--work DIR] [--time-limit S] [--only REGEX] [--checked]}
+usage='usage: run_corpus.sh CORPUS_ROOT [--slcc PATH] [--work DIR] [--time-limit S] [--only REGEX] [--checked] [--results FILE] [--list]'
+root=${1:?$usage}
 shift
+command_line="run_corpus.sh $root $*"
+
 here=$(cd "$(dirname "$0")" && pwd)
 slcc=$here/../../../build/bin/slcc
 work=${TMPDIR:-/tmp}/simtlab-corpus
 limit=300
 only=.
 mode=--fast
+results=
+list=0
 while [ $# -gt 0 ]; do
   case $1 in
     --slcc) slcc=$2; shift 2 ;;
@@ -38,13 +54,23 @@ while [ $# -gt 0 ]; do
     --time-limit) limit=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
     --checked) mode=; shift ;;
+    --results) results=$2; shift 2 ;;
+    --list) list=1; shift ;;
     *) echo "run_corpus.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
-[ -x "$slcc" ] || { echo "run_corpus.sh: no slcc at $slcc (build target slcc, or pass --slcc)" >&2; exit 2; }
+if [ $list = 0 ]; then
+  [ -x "$slcc" ] || { echo "run_corpus.sh: no slcc at $slcc (build target slcc, or pass --slcc)" >&2; exit 2; }
+fi
 mkdir -p "$work"
+if [ -z "$results" ]; then
+  if [ "$only" = . ]; then results=$here/results.md; else results=$work/results.md; fi
+fi
+rows=$(mktemp "$work/rows.XXXXXX")
+trap 'rm -f "$rows"' EXIT
+started=$(date -u '+%Y-%m-%d %H:%M UTC')
 samples=$root/cuda-samples/Samples
-npass=0 nfail=0 nexcl=0 nchecked=0
+npass=0 nfail=0 nexcl=0 nchecked=0 nlisted=0
 # What a program prints once its own check of every configuration has
 # passed and only its timing loop is left (llm.c's dev/cuda programs check
 # every block size before they benchmark any).
@@ -52,11 +78,22 @@ checked_words='All results match'
 # What a program prints when its own check fails.
 fail_words='Result = FAIL|Test failed|FAILED|[Mm]ismatch|Test FAIL'
 
-line() { printf '%-8s %-40s %s\n' "$1" "$2" "$3"; }
+# One result: printed, and kept as a row of the results file.
+line() {
+  printf '%-8s %-40s %s\n' "$1" "$2" "$3"
+  local why=${3//|/\\|}
+  printf '| %s | %s | %s |\n' "${2//|/\\|}" "${1# }" "${why//$'\n'/ }" >>"$rows"
+}
+
+# The first error line of a build log, else its first line.
+first_error() {
+  { grep -m1 -E 'error|Error' "$1" || head -n1 "$1"; } | cut -c1-160
+}
 
 excluded() { # name reason
   [[ $1 =~ $only ]] || return 0
-  nexcl=$((nexcl + 1)); line EXCLUDED "$1" "$2"
+  nexcl=$((nexcl + 1))
+  if [ $list = 1 ]; then printf '%-8s %-40s %s\n' EXCLUDED "$1" "$2"; else line EXCLUDED "$1" "$2"; fi
 }
 
 # try NAME DIR "SOURCES" "SLCC FLAGS" "RUN ARGS"
@@ -67,11 +104,16 @@ try() {
   local files=() s
   if [ -f "$dir/$srcs" ]; then files=("$dir/$srcs") # one file, whose name may have spaces
   else for s in $srcs; do files+=("$dir/$s"); done; fi
+  if [ $list = 1 ]; then
+    nlisted=$((nlisted + 1))
+    printf '%-8s %-40s %s\n' TRY "$name" "in $dir: slcc $mode -O2 $flags $srcs; run: ./$(basename "$name") $args${expect_error:+ (expects: $expect_error)}"
+    return
+  fi
   mkdir -p "$(dirname "$bin")"
   # shellcheck disable=SC2086
   if ! (cd "$dir" && timeout "$limit" "$slcc" $mode -O2 $flags "${files[@]}" -o "$bin") >"$log.build" 2>&1; then
     nfail=$((nfail + 1))
-    line FAIL "$name" "build: $(grep -m1 -E 'error|Error' "$log.build" | cut -c1-160)"
+    line FAIL "$name" "build: $(first_error "$log.build")"
     return
   fi
   local t0=$SECONDS rc
@@ -163,7 +205,7 @@ excluded EGLStream_CUDA_CrossGPU  "EGL interop"
 excluded EGLStream_CUDA_Interop   "EGL interop"
 excluded FunctionPointers         "textures (and image files)"
 for mc in MC_EstimatePiInlineP MC_EstimatePiInlineQ MC_EstimatePiP MC_EstimatePiQ MC_SingleAsianOptionP; do
-  try $mc $S2/$mc "$(cd $S2/$mc && ls src/*.cu src/*.cpp | tr '\n' ' ')" "$C -I $S2/$mc/inc" ""
+  try $mc $S2/$mc "$(cd $S2/$mc 2>/dev/null && ls src/*.cu src/*.cpp | tr '\n' ' ')" "$C -I $S2/$mc/inc" ""
 done
 excluded boxFilter                "textures, OpenGL"
 try convolutionSeparable   $S2/convolutionSeparable "convolutionSeparable.cu convolutionSeparable_gold.cpp main.cpp" "$C" ""
@@ -243,12 +285,17 @@ try SGEMM_CUDA/cuBLAS_sgemm    $G "cuBLAS_sgemm.cu" "-lcublas" ""
 # own check (against cuBLAS) passed within SGEMM_LIMIT seconds.
 sgemm() {
   [[ SGEMM_CUDA/sgemm =~ $only ]] || return 0
+  if [ $list = 1 ]; then
+    nlisted=$((nlisted + 1))
+    printf '%-8s %-40s %s\n' TRY SGEMM_CUDA/sgemm "in $G: slcc $mode -O2 -I src -std=c++20 sgemm.cu src/runner.cu -lcublas; run: ./sgemm K for K in 1..12, ${SGEMM_LIMIT:-60} s each"
+    return
+  fi
   local bin=$work/SGEMM_CUDA/sgemm k ok=1 rc sizes
   mkdir -p "$work/SGEMM_CUDA"
   # shellcheck disable=SC2086
   if ! (cd "$G" && timeout "$limit" "$slcc" $mode -O2 -I "$G/src" -std=c++20 sgemm.cu src/runner.cu -lcublas -o "$bin") >"$bin.build.log" 2>&1; then
     nfail=$((nfail + 1))
-    line FAIL SGEMM_CUDA/sgemm "build: $(grep -m1 -E 'error|Error' "$bin.build.log" | cut -c1-160)"
+    line FAIL SGEMM_CUDA/sgemm "build: $(first_error "$bin.build.log")"
     return
   fi
   for k in 1 2 3 4 5 6 7 8 9 10 11 12; do
@@ -294,7 +341,7 @@ if [ -d "$T" ]; then
       *nvml*)                        excluded "$n" "NVML (the driver's management library)" ;;
       *cufft*)                       excluded "$n" "cuFFT" ;;
       # Liu-xiandong's sparse chapters: nvcc 13 refuses both (the emulator's cuSPARSE runs
-      # spmv once CUDA 12's name is put in: emu/README.md, "cuSPARSE")
+      # spmv once CUDA 12's name is put in: emu/docs/libraries.md, "cuSPARSE")
       */spmv/spmv.cu)                excluded "$n" "CUSPARSE_MV_ALG_DEFAULT, which CUDA 12 removed: nvcc 13 refuses it too" ;;
       */spmm/spmm.cu)                excluded "$n" "does not compile anywhere: calls My_spmm_csr_vector_kernel, which it never defines; needs Google's sputnik library" ;;
       *cuda-vmm*)                    excluded "$n" "driver API virtual memory (cuMemCreate/cuMemMap)" ;;
@@ -353,7 +400,37 @@ if [ -d "$T" ]; then
 fi
 
 total=$((npass + nchecked + nfail))
+if [ $list = 1 ]; then
+  echo "list: $nlisted programs to try, $nexcl excluded"
+  exit 0
+fi
 pct=0 pct2=0
 [ $total -gt 0 ] && pct=$((100 * npass / total)) && pct2=$((100 * (npass + nchecked) / total))
-echo "summary: $npass of $total pass ($pct%), $nchecked checked before the limit cut their timing loop" \
-     "($((npass + nchecked)) of $total, $pct2%, verified), $nfail fail, $nexcl excluded"
+summary="$npass of $total pass ($pct%), $nchecked checked before the limit cut their timing loop ($((npass + nchecked)) of $total, $pct2%, verified), $nfail fail, $nexcl excluded"
+echo "summary: $summary"
+
+# The results file, replaced whole at the end of the run.
+commit=$(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo unknown)
+tmp=$(mktemp "$work/results.XXXXXX")
+{
+  echo "# Corpus results"
+  echo
+  echo "Written by \`emu/tests/corpus/run_corpus.sh\` (see emu/docs/compatibility.md,"
+  echo "\"Programs tried\"); each run replaces this file."
+  echo
+  echo "- Run: $started to $(date -u '+%H:%M UTC')"
+  echo "- Command: \`$command_line\`"
+  echo "- slcc: \`$slcc\` (build mode: ${mode:-checked}), simtlab commit $commit"
+  echo "- Machine: $(uname -m), $(nproc) cores; time limit ${limit} s per program (SGEMM_CUDA runner: ${SGEMM_LIMIT:-60} s per kernel)"
+  if [ "$only" = . ]; then echo "- Programs: all"; else echo "- Programs: those matching --only '$only'"; fi
+  echo
+  echo "**Totals: $summary.**"
+  echo
+  echo "Times are emulator wall times on that machine, not GPU times."
+  echo
+  echo "| program | result | reason or time |"
+  echo "|---|---|---|"
+  cat "$rows"
+} >"$tmp"
+mv "$tmp" "$results"
+echo "results: $results"

@@ -3,6 +3,7 @@
 #include "sl_backend.h"
 #include "sl_internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #ifdef SIMTLAB_EMU
@@ -74,11 +75,33 @@ sl_status sl_modelled_begin(void)
     return st;
 }
 
+#ifdef SIMTLAB_EMU
+/* The timing model's figures for the window sl_modelled_begin opened. */
+static void sl_backend_model_fill(sl_modelled *out)
+{
+    out->model_us = -1.0;
+    simtlab_emu_model_time t;
+    if (simtlab_emu_model_total(&t) != 0) {
+        snprintf(out->model_note, sizeof out->model_note, "not modelled: no launch was counted");
+        return;
+    }
+    snprintf(out->model_gpu, sizeof out->model_gpu, "%s", t.gpu);
+    snprintf(out->model_counts, sizeof out->model_counts, "%s", "basic blocks, no SASS weights");
+    if (!t.modelled) {
+        snprintf(out->model_note, sizeof out->model_note, "%s", t.not_modelled);
+        return;
+    }
+    out->model_us = t.total_us;
+    snprintf(out->model_note, sizeof out->model_note, "%s-bound", t.bound);
+}
+#endif
+
 sl_status sl_modelled_end(sl_modelled *out)
 {
     sl_status st = sl_check_host_ptr("sl_modelled_end", "out", out);
     if (st != SL_OK) return st;
     memset(out, 0, sizeof *out);
+    out->model_us = -1.0; /* not modelled until the model says otherwise */
 #ifdef SIMTLAB_EMU
     simtlab_emu_profile_end();
     simtlab_emu_profile_figures f;
@@ -93,6 +116,7 @@ sl_status sl_modelled_end(sl_modelled *out)
     out->shld_requests = f.shld_requests, out->shld_bank_conflicts = f.shld_bank_conflicts;
     out->shst_requests = f.shst_requests, out->shst_bank_conflicts = f.shst_bank_conflicts;
     out->atomics = f.global_atomics + f.shared_atomics, out->barriers = f.barriers;
+    sl_backend_model_fill(out);
     return f.complete ? SL_OK : sl_fail(SL_ERR_CUDA, "a counted launch failed: its counters are incomplete");
 #else
     return sl_fail(SL_ERR_UNSUPPORTED, "modelled counters come from the CPU emulator (the _emu build)");

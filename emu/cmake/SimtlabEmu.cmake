@@ -10,7 +10,7 @@ include(${CMAKE_CURRENT_LIST_DIR}/ToolkitGuard.cmake)
 # Debian's Thrust with the CPP device system (SIMTLAB_EMU_THRUST_SHIM).
 include(${CMAKE_CURRENT_LIST_DIR}/SimtlabThrust.cmake)
 
-# ---- the SIMT counters (emu/README.md, "SIMT counters") -------------------
+# ---- the SIMT counters (emu/docs/profile.md, "SIMT counters") -------------------
 # -DSIMTLAB_EMU_PROFILE=ON compiles every .cu that sl_emu_rewrite rewrites
 # with the instrumentation the counters need (GCC calls the emulator at each
 # basic block, load and store of those files). Such a program profiles

@@ -1,4 +1,4 @@
-# Thrust for emulator builds (emu/README.md, "Thrust and NVTX"): Debian's
+# Thrust for emulator builds (emu/docs/libraries.md, "Thrust and NVTX"): Debian's
 # header-only Thrust 1.17 (libthrust-dev, which pulls libcub-dev), compiled
 # with the CPP device system, never the CUDA toolkit's copy (CCCL). Debian
 # puts it in /usr/include, a system directory that comes after the toolkit
@@ -6,7 +6,7 @@
 # with -I; so a directory holding one link, thrust/, goes on the include
 # path just ahead of the guard instead. Debian's CUB is left out: its
 # algorithms are CUDA code, which the CPP system never uses; <cub/...> is
-# the emulator's own CUB (emu/include/cub, emu/README.md "CUB").
+# the emulator's own CUB (emu/include/cub, emu/docs/libraries.md "CUB").
 #
 # Sets the global properties SIMTLAB_EMU_THRUST_SHIM (that directory, made
 # whether or not Thrust is installed: slcc checks at each build whether the

@@ -25,6 +25,10 @@
  */
 #ifndef SIMTLAB_EMU_CUBLASLT_H
 #define SIMTLAB_EMU_CUBLASLT_H
+/* Left out of this build (emu/cmake/SimtlabEmuLibraries.cmake). */
+#if defined(SIMTLAB_EMU_WITHOUT_CUBLASLT)
+#error "simtlab emulator: this emulator was built without cuBLASLt: configure it with -DSIMTLAB_EMU_WITH_CUBLASLT=ON"
+#endif
 
 #include <cublas_api.h>
 

@@ -1,7 +1,7 @@
 /* simtlab CPU emulator — <cuda.h>: the driver API, the part a runtime-API
  * program or a first driver-API tutorial calls, on the emulator's runtime.
  *
- * What is here (emu/src/driver_*.cpp; emu/README.md, "The driver API"):
+ * What is here (emu/src/driver_*.cpp; emu/docs/libraries.md, "The driver API"):
  * devices and their attributes, the primary context and contexts made with
  * cuCtxCreate, device, pinned, registered and managed memory, copies (1D and
  * 2D) and memsets, cuMemGetAddressRange and pointer attributes, streams,
@@ -26,6 +26,10 @@
  */
 #ifndef SIMTLAB_EMU_CUDA_H
 #define SIMTLAB_EMU_CUDA_H
+/* Left out of this build (emu/cmake/SimtlabEmuLibraries.cmake). */
+#if defined(SIMTLAB_EMU_WITHOUT_DRIVER)
+#error "simtlab emulator: this emulator was built without the driver API (<cuda.h>): configure it with -DSIMTLAB_EMU_WITH_DRIVER=ON"
+#endif
 #ifndef __cuda_cuda_h__
 #define __cuda_cuda_h__
 #endif

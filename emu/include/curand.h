@@ -22,6 +22,11 @@
  */
 #ifndef CURAND_H_
 #define CURAND_H_
+/* Left out of this build (emu/cmake/SimtlabEmuLibraries.cmake); said once,
+ * by curand_kernel.h when that includes this file. */
+#if defined(SIMTLAB_EMU_WITHOUT_CURAND) && !defined(CURAND_KERNEL_H_)
+#error "simtlab emulator: this emulator was built without cuRAND: configure it with -DSIMTLAB_EMU_WITH_CURAND=ON"
+#endif
 
 #include <cuda_runtime.h>
 #include <stddef.h>

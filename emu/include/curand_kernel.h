@@ -33,6 +33,10 @@
  */
 #ifndef CURAND_KERNEL_H_
 #define CURAND_KERNEL_H_
+/* Left out of this build (emu/cmake/SimtlabEmuLibraries.cmake). */
+#if defined(SIMTLAB_EMU_WITHOUT_CURAND)
+#error "simtlab emulator: this emulator was built without cuRAND: configure it with -DSIMTLAB_EMU_WITH_CURAND=ON"
+#endif
 
 #include <cuda_runtime.h>
 #include <curand.h>

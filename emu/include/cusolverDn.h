@@ -27,6 +27,10 @@
 #ifndef SIMTLAB_EMU_CUSOLVERDN_H
 #define SIMTLAB_EMU_CUSOLVERDN_H
 #define CUSOLVERDN_H_ /* the toolkit's guard */
+/* Left out of this build (emu/cmake/SimtlabEmuLibraries.cmake). */
+#if defined(SIMTLAB_EMU_WITHOUT_CUSOLVER)
+#error "simtlab emulator: this emulator was built without cuSOLVER: configure it with -DSIMTLAB_EMU_WITH_CUSOLVER=ON"
+#endif
 
 #include <stdio.h>
 

@@ -5,6 +5,11 @@
 #ifndef SIMTLAB_EMU_CUSOLVER_COMMON_H
 #define SIMTLAB_EMU_CUSOLVER_COMMON_H
 #define CUSOLVER_COMMON_H_ /* the toolkit's guard */
+/* Left out of this build (emu/cmake/SimtlabEmuLibraries.cmake); said once,
+ * by cusolverDn.h when that includes this file. */
+#if defined(SIMTLAB_EMU_WITHOUT_CUSOLVER) && !defined(SIMTLAB_EMU_CUSOLVERDN_H)
+#error "simtlab emulator: this emulator was built without cuSOLVER: configure it with -DSIMTLAB_EMU_WITH_CUSOLVER=ON"
+#endif
 
 #include <cublas_api.h> /* cudaDataType, cublasFillMode_t, cublasOperation_t */
 

@@ -37,6 +37,10 @@
 #ifndef SIMTLAB_EMU_CUSPARSE_H
 #define SIMTLAB_EMU_CUSPARSE_H
 #define CUSPARSE_H_ /* the toolkit's guard */
+/* Left out of this build (emu/cmake/SimtlabEmuLibraries.cmake). */
+#if defined(SIMTLAB_EMU_WITHOUT_CUSPARSE)
+#error "simtlab emulator: this emulator was built without cuSPARSE: configure it with -DSIMTLAB_EMU_WITH_CUSPARSE=ON"
+#endif
 
 #include <cuComplex.h>
 #include <cuda_runtime_api.h>

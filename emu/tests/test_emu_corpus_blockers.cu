@@ -1,4 +1,4 @@
-/* Tests of the next things real programs needed (emu/README.md, "Programs
+/* Tests of the next things real programs needed (emu/docs/compatibility.md, "Programs
  * tried"): atomicAdd on half and bfloat16 types (llm.c layernorm_backward),
  * <cuda.h> for its types (cuda-samples' tensor-core GEMMs), stream-ordered
  * allocation and the default memory pool (streamOrderedAllocation), stream

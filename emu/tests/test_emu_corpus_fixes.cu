@@ -1,5 +1,5 @@
 /* Tests of what real programs (cuda-samples, llm.c, SGEMM_CUDA; see
- * emu/README.md, "Programs tried") needed beyond the other tests: launches
+ * emu/docs/compatibility.md, "Programs tried") needed beyond the other tests: launches
  * of kernel templates with deduced arguments, kernels known by address
  * before any typed use.
  *

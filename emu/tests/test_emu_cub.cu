@@ -1,4 +1,4 @@
-/* The emulator's own CUB (emu/README.md, "CUB"): warp and block reductions
+/* The emulator's own CUB (emu/docs/libraries.md, "CUB"): warp and block reductions
  * and scans, block loads and stores, and the device-wide algorithms.
  *
  * Random inputs (seed printed; SIMTLAB_TEST_SEED repeats a run), odd block

@@ -1,4 +1,4 @@
-/* The emulator's cuSPARSE (emu/README.md, "cuSPARSE"): the generic API's
+/* The emulator's cuSPARSE (emu/docs/libraries.md, "cuSPARSE"): the generic API's
  * descriptors, SpMV and SpMM.
  *
  * Random sparse matrices (seed printed; SIMTLAB_TEST_SEED repeats a run)

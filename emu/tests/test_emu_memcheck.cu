@@ -1,6 +1,6 @@
 /* memcheck: the emulator reports a kernel's bad memory accesses where they
  * happen, with kernel, block, thread and address, as compute-sanitizer's
- * memcheck does (emu/README.md, "racecheck and memcheck"; issue 16):
+ * memcheck does (emu/docs/checks.md, "racecheck and memcheck"; issue 16):
  *   - a use after free, even of memory freed before the process's first
  *     launch (the range stays reserved and inaccessible for a while);
  *   - shared memory: past a static array (into the gap before the next

@@ -1,5 +1,5 @@
 /* Thrust on the emulator (Debian's Thrust 1.17, CPP device system) and NVTX
- * with no tool attached. emu/README.md, "Thrust and NVTX".
+ * with no tool attached. emu/docs/libraries.md, "Thrust and NVTX".
  *
  * Random inputs (seed printed; SIMTLAB_TEST_SEED repeats a run), odd and
  * prime sizes, outputs poisoned before each run, every result against a

@@ -360,6 +360,8 @@ __global__ void spin_forever(cuda::std::atomic<int> *flag)
 
 Test(cuda_atomic, spins_on_load_and_wait_let_the_block_run, .timeout = 60)
 {
+    /* read once per process, at the first spin check: set before any launch */
+    cr_assert_eq(setenv("SIMTLAB_EMU_SPIN_LIMIT_S", "1", 1), 0);
     cuda::atomic<int, cuda::thread_scope_block> *flag = nullptr;
     cuda::std::atomic<int> *seen = nullptr;
     cr_assert_eq(cudaMallocManaged(&flag, sizeof *flag), cudaSuccess);
@@ -369,8 +371,8 @@ Test(cuda_atomic, spins_on_load_and_wait_let_the_block_run, .timeout = 60)
     cr_assert_eq(cudaDeviceSynchronize(), cudaSuccess, "%s", simtlab_emu_last_diagnostic());
     cr_expect_eq(seen->load(), 2);
 
-    /* a spin nobody ends fails the launch, naming this file */
-    cr_assert_eq(setenv("SIMTLAB_EMU_SPIN_LIMIT_S", "1", 1), 0);
+    /* a spin nobody ends fails the launch (within SIMTLAB_EMU_SPIN_LIMIT_S, set
+     * above), naming this file */
     seen->store(0);
     spin_forever<<<1, 32>>>(seen);
     cr_expect_eq(cudaGetLastError(), cudaErrorLaunchFailure);

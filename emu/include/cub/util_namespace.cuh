@@ -1,3 +1,3 @@
-/* simtlab CPU emulator: <cub/util_namespace.cuh>, the emulator's own CUB (emu/README.md, "CUB"). */
+/* simtlab CPU emulator: <cub/util_namespace.cuh>, the emulator's own CUB (emu/docs/libraries.md, "CUB"). */
 #pragma once
 #include <simtlab_emu/cub_core.hpp>

@@ -15,6 +15,10 @@
  * Test: emu.test_emu_thrust (nvtx). */
 #ifndef SIMTLAB_EMU_NVTOOLSEXT_H
 #define SIMTLAB_EMU_NVTOOLSEXT_H
+/* Left out of this build (emu/cmake/SimtlabEmuLibraries.cmake). */
+#if defined(SIMTLAB_EMU_WITHOUT_NVTX)
+#error "simtlab emulator: this emulator was built without NVTX: configure it with -DSIMTLAB_EMU_WITH_NVTX=ON"
+#endif
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,7 +1,8 @@
 /* simtlab CPU emulator — what <cooperative_groups.h> needs from the engine,
  * and cooperative launches (cudaLaunchCooperativeKernel).
  *
- * Implemented in emu/src/engine/cooperative.cpp. Included by
+ * Implemented in emu/src/engine/cooperative.cpp (the grid barrier) and
+ * emu/src/runtime/launch.cpp (the launch). Included by
  * simtlab_emu/device.hpp, so that every kernel translation unit may launch
  * cooperatively, with or without <cooperative_groups.h>.
  *

@@ -20,6 +20,10 @@
  */
 #ifndef SIMTLAB_EMU_CUB_CORE_HPP
 #define SIMTLAB_EMU_CUB_CORE_HPP
+/* Left out of this build (emu/cmake/SimtlabEmuLibraries.cmake). */
+#if defined(SIMTLAB_EMU_WITHOUT_CUB)
+#error "simtlab emulator: this emulator was built without CUB: configure it with -DSIMTLAB_EMU_WITH_CUB=ON"
+#endif
 
 #include <cuda_runtime.h>
 
@@ -35,7 +39,7 @@
 #include <utility>
 
 /* CUB 2.x's API (the version macro code tests to pick an API); the
- * emulator's own implementation, see emu/README.md, "CUB". */
+ * emulator's own implementation, see emu/docs/libraries.md, "CUB". */
 #define CUB_VERSION 200800
 #define CUB_MAJOR_VERSION 2
 #define CUB_MINOR_VERSION 8

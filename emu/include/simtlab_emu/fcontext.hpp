@@ -38,13 +38,24 @@ struct transfer_t {
     void *data;
 };
 
+/* On x86-64 ELF the engine has its own switch (emu/src/engine/fiber_x86_64.S),
+ * which keeps only the registers the ABI makes a callee save; elsewhere,
+ * Boost.Context's. */
+#if defined(__x86_64__) && defined(__ELF__)
+#define SIMTLAB_EMU_FIBER_JUMP "simtlab_emu_fiber_jump"
+#define SIMTLAB_EMU_FIBER_MAKE "simtlab_emu_fiber_make"
+#else
+#define SIMTLAB_EMU_FIBER_JUMP "jump_fcontext"
+#define SIMTLAB_EMU_FIBER_MAKE "make_fcontext"
+#endif
+
 extern "C" {
 /* Switches to `to`, passing `vp`; returns when something switches back. */
 transfer_t simtlab_emu_jump_fcontext(fcontext_t const to, void *vp)
-    __asm__(SIMTLAB_EMU_ASM_NAME("jump_fcontext"));
+    __asm__(SIMTLAB_EMU_ASM_NAME(SIMTLAB_EMU_FIBER_JUMP));
 /* A context that starts fn on the stack whose top is sp (size bytes). */
 fcontext_t simtlab_emu_make_fcontext(void *sp, std::size_t size, void (*fn)(transfer_t))
-    __asm__(SIMTLAB_EMU_ASM_NAME("make_fcontext"));
+    __asm__(SIMTLAB_EMU_ASM_NAME(SIMTLAB_EMU_FIBER_MAKE));
 }
 
 __attribute__((always_inline)) inline transfer_t jump_fcontext(fcontext_t const to, void *vp)

@@ -18,7 +18,7 @@
  * simtlab_emu_profile_last says why there is nothing (returns 1).
  * SIMTLAB_EMU_PROFILE=1 profiles every launch and prints a table per kernel
  * at exit; SIMTLAB_EMU_PROFILE_CSV=path appends one line per launch.
- * emu/README.md ("SIMT counters") says what is counted and where the model
+ * emu/docs/profile.md ("SIMT counters") says what is counted and where the model
  * departs from hardware. Every figure is modelled, never measured: print it
  * as such.
  *
@@ -137,6 +137,64 @@ void simtlab_emu_profile_print_last(size_t max_lines);
 
 /* One sentence: why simtlab_emu_profile_last has nothing, or "" when it has. */
 const char *simtlab_emu_profile_why(void);
+
+/* ---- the timing model (emu/docs/model.md) --------------------------------------
+ * Every launch counted (between simtlab_emu_profile_begin and _end, or with
+ * SIMTLAB_EMU_PROFILE=1) is also modelled: its counters and its geometry
+ * (grid, block, shared memory, registers per thread) give a time on a GPU
+ * described by a data file, emu/gpus/<name>.gpu. The time is
+ *     total = fixed + max(issue, shared, dram, latency)
+ * and is modelled, not measured: print it as such.
+ *
+ *     simtlab_emu_profile_begin();
+ *     my_kernel<<<g, b>>>(...);
+ *     simtlab_emu_profile_end();
+ *     simtlab_emu_model_time t;
+ *     if (simtlab_emu_model_total(&t) == 0 && t.modelled)
+ *         printf("%.1f us modelled on %s (%s-bound)\n", t.total_us, t.gpu, t.bound);
+ *
+ * SIMTLAB_MODEL_GPU picks the GPU (read once; default h200);
+ * SIMTLAB_MODEL_RESOURCES may name ptxas's table of registers per kernel (a
+ * CUDA build's build/resources.txt), else 32 registers per thread are
+ * assumed. SIMTLAB_EMU_SAMPLE_BLOCKS=N runs only N blocks of larger grids
+ * (spread over the grid, its edge blocks included) and scales the counters
+ * and the model to the whole grid: the kernels' outputs are then
+ * incomplete. */
+typedef struct simtlab_emu_model_time {
+    char gpu[32];            /* data file's name, e.g. "h200" */
+    int modelled;            /* 1: the figures below hold; 0: see not_modelled */
+    char not_modelled[160];  /* "not modelled: <reason>" when modelled == 0 */
+    double total_us;         /* fixed + the binding resource */
+    double fixed_us, issue_us, shared_us, dram_us, latency_us; /* the parts (sums over launches) */
+    const char *bound;       /* "fixed", "issue", "shared", "dram" or "latency" (of the longest launch) */
+    /* detail */
+    char counts[64];         /* the unit of the instruction counts: "instruction counts: basic blocks, no SASS weights" */
+    char kernel[128];        /* the launch's kernel, "(several kernels)" for a sum */
+    int launches;            /* launches summed */
+    double sample_scale;     /* grid blocks / blocks run (1: not sampled; a sum: the largest) */
+    double dram_bytes;       /* modelled DRAM traffic (last launch) */
+    int registers;           /* registers per thread used for occupancy (last launch) */
+    int registers_known;     /* 1: from SIMTLAB_MODEL_RESOURCES; 0: the default of 32 */
+    int blocks_per_sm;       /* resident blocks per SM (occupancy, last launch) */
+    double waves;            /* rounds of resident blocks on the busiest SM (last launch) */
+} simtlab_emu_model_time;
+
+/* The GPU the model uses from now on: a data file's name ("h200", "a100",
+ * "rtx4090", "t4"); NULL: SIMTLAB_MODEL_GPU, default "h200". An unknown name
+ * is an error whose message lists the known ones. Returns 0, or -1 with the
+ * message in err (cap bytes; err may be NULL). */
+int simtlab_emu_model_select(const char *gpu, char *err, size_t cap);
+/* The selected GPU's name, or "" when SIMTLAB_MODEL_GPU names none. */
+const char *simtlab_emu_model_gpu(void);
+/* The sum of the modelled times of every launch counted since the
+ * outermost simtlab_emu_profile_begin (the window of
+ * simtlab_emu_profile_window; with SIMTLAB_EMU_PROFILE=1 and no begin, since
+ * the start). modelled is 0 when any launch of the window was not
+ * modelled (the first reason is kept). Returns 0, or 1 when nothing was
+ * modelled. */
+int simtlab_emu_model_total(simtlab_emu_model_time *sum_out);
+/* The last counted launch alone. Returns 0, or 1 when there is none. */
+int simtlab_emu_model_last(simtlab_emu_model_time *out);
 
 #ifdef __cplusplus
 } /* extern "C" */

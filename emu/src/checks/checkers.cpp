@@ -20,7 +20,7 @@
  * Addresses far outside the shared arena fault on its guard regions in any
  * build (engine/shared.cpp, engine/fault.cpp). */
 #include "checks/checkers.hpp"
-#include "runtime/internal.hpp"
+#include "common/settings.hpp"
 
 #include <pthread.h>
 #include <unistd.h>
@@ -39,15 +39,6 @@ namespace simtlab_emu {
 namespace checkers {
 
 namespace {
-
-/* -1 unset, 0, 1 */
-int env_switch(const char *name)
-{
-    const char *v = std::getenv(name);
-    if (!v || !*v)
-        return -1;
-    return std::strcmp(v, "0") == 0 ? 0 : 1;
-}
 
 bool racecheck_now = false;
 bool memcheck_now = false;
@@ -98,7 +89,7 @@ inline bool misaligned(const profile::shared_access &a)
     allocation found{};
     std::ptrdiff_t offset = 0;
     if (std::strcmp(space, "global") == 0 && used > 0 && static_cast<std::size_t>(used) < sizeof what &&
-        find_allocation(a.addr, 0, &found, &offset) && offset >= 0) {
+        engine::find_allocation(a.addr, 0, &found, &offset) && offset >= 0) {
         if (found.file)
             std::snprintf(what + used, sizeof what - used, " (byte %td of device allocation #%lu, %zu bytes, "
                           "allocated at %s:%d)", offset, found.serial, found.size, found.file, found.line);
@@ -326,11 +317,7 @@ void on_memory(const profile::shared_access &a, int space, void *)
     const bool in_heap = a.addr >= heap_lo && a.addr < heap_hi;
     if (!in_heap && !in_mmapped_malloc_block(a.addr, &lo, &hi))
         return;
-    void *pbase = nullptr;
-    std::size_t pbytes = 0;
-    unsigned pflags = 0;
-    if (runtime::find_pinned(reinterpret_cast<void *>(a.addr), &pbase, &pbytes, &pflags) ||
-        runtime::find_registered(reinterpret_cast<void *>(a.addr), &pbase, &pbytes))
+    if (engine::services.host_memory_reachable(reinterpret_cast<void *>(a.addr)))
         return; /* page-locked or registered host memory: a GPU reaches it */
     if (in_heap)
         fail_host_atomic(a, "in the host's heap (memory the host allocated with malloc or new)");
@@ -417,14 +404,12 @@ void declared_name(const char *file, int line, char *out, std::size_t cap)
 
 bool memcheck_on()
 {
-    static const int setting = env_switch("SIMTLAB_EMU_MEMCHECK");
-    return profile::instrumented() && setting != 0;
+    return profile::instrumented() && settings::memcheck() != 0; /* read once (common/settings.hpp) */
 }
 
 bool racecheck_on()
 {
-    static const int setting = env_switch("SIMTLAB_EMU_RACECHECK");
-    return setting != 0;
+    return settings::racecheck() != 0;
 }
 
 /* simtlab_emu_checks_pause/resume: > 0 while paused. */
@@ -432,8 +417,8 @@ std::atomic<int> checks_paused{0};
 
 void before_launch()
 {
-    static const int race_env = env_switch("SIMTLAB_EMU_RACECHECK");
-    static const int mem_env = env_switch("SIMTLAB_EMU_MEMCHECK");
+    const int race_env = settings::racecheck();
+    const int mem_env = settings::memcheck();
     const bool built = profile::instrumented();
     if (!built && race_env == 1) {
         static std::atomic<bool> told{false};

@@ -1,5 +1,5 @@
 /* simtlab CPU emulator — the checkers that watch an instrumented kernel's
- * every access (emu/README.md "racecheck and memcheck"): racecheck (shared
+ * every access (emu/docs/checks.md "racecheck and memcheck"): racecheck (shared
  * memory hazards between barriers, checks/racecheck.cpp) and the accesses that a
  * GPU would refuse (checks/checkers.cpp: outside any __shared__ variable, a
  * misaligned address, an atomic on host memory). Both use the SIMT
@@ -10,6 +10,7 @@
 #ifndef SIMTLAB_EMU_CHECKERS_HPP
 #define SIMTLAB_EMU_CHECKERS_HPP
 
+#include "checks/api.hpp"
 #include "engine/internal.hpp"
 #include "profile/internal.hpp"
 
@@ -21,13 +22,7 @@ namespace checkers {
  * removes it. */
 void before_launch();
 
-/* Whether memcheck runs in this program: instrumented code is linked and
- * SIMTLAB_EMU_MEMCHECK is not 0 (read once). The device's properties
- * follow it (runtime/device.cpp: no pageable memory access). */
-bool memcheck_on();
-
-/* Whether SIMTLAB_EMU_RACECHECK asks for racecheck (read once). */
-bool racecheck_on();
+/* memcheck_on, racecheck_on: checks/api.hpp. */
 
 /* The __shared__ declaration (or the dynamic area) that holds byte
  * `offset` of the running block's shared memory: its name (parsed from

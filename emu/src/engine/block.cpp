@@ -3,6 +3,7 @@
  * when a thread waits, and releasing a __syncthreads barrier. This is the
  * engine's hot path; what happens when a block goes wrong (deadlock, barrier
  * divergence, failing a launch from device code) is engine_failure.cpp. */
+#include "common/settings.hpp"
 #include "engine/internal.hpp"
 #include "engine/spin_where.hpp"
 #include "profile/internal.hpp"
@@ -307,18 +308,11 @@ static std::uint64_t monotonic_ns()
 }
 
 /* SIMTLAB_EMU_SPIN_LIMIT_S: seconds a spin may find the same value while
- * nothing else of the grid progresses (default 5; read at each check, a
- * few times a second at most, so a test may set it before a launch). */
+ * nothing else of the grid progresses (default 5; read once, at the first
+ * check: common/settings.hpp). */
 static double spin_limit_s()
 {
-    const char *text = std::getenv("SIMTLAB_EMU_SPIN_LIMIT_S");
-    if (text && *text) {
-        char *end = nullptr;
-        const double v = std::strtod(text, &end);
-        if (end && *end == '\0' && v > 0)
-            return v;
-    }
-    return 5.0;
+    return settings::spin_limit_s();
 }
 
 /* A spin that found the same value 2^20 times in a row asks the clock: it

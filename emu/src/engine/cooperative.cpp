@@ -362,40 +362,8 @@ void not_emulated(const char *what, here where)
     fail_launch(cudaErrorNotSupported, text);
 }
 
-cudaError_t args_missing(const launch_site &site)
-{
-    char text[512];
-    std::snprintf(text, sizeof text,
-                  "cudaLaunchCooperativeKernel of %s at %s:%d: args is NULL but the kernel has parameters "
-                  "(pass an array of pointers to the argument values)",
-                  site.kernel, site.file, site.line);
-    set_diagnostic(text);
-    return record_error(cudaErrorInvalidValue);
-}
-
-cudaError_t run_cooperative_grid(const launch_site &site, dim3 grid, dim3 block, std::size_t dynamic_shared_bytes,
-                                 cudaStream_t stream, void (*body)(void *closure), void *closure,
-                                 const void *kernel_addr)
-{
-    if (cudaError_t err = validate_stream(stream, "cudaLaunchCooperativeKernel")) 
-        return record_error(err);
-    return launch_grid(site, grid, block, dynamic_shared_bytes, body, closure, kernel_addr, true);
-}
+/* args_missing, run_cooperative_grid, cudaLaunchCooperativeKernel: the host
+ * side of a cooperative launch, in runtime/launch.cpp. */
 
 } /* namespace coop */
 } /* namespace simtlab_emu */
-
-extern "C" cudaError_t(cudaLaunchCooperativeKernel)(const void *func, dim3 gridDim, dim3 blockDim, void **args,
-                                                     size_t sharedMem, cudaStream_t stream)
-{
-    (void)gridDim, (void)blockDim, (void)args, (void)sharedMem, (void)stream;
-    char text[512];
-    std::snprintf(text, sizeof text,
-                  "cudaLaunchCooperativeKernel(%p, ...): the emulator launches a kernel cooperatively only where "
-                  "C++ code names it, as cudaLaunchCooperativeKernel(kernel, ...) or "
-                  "cudaLaunchCooperativeKernel((void *)kernel, ...); a kernel held in a void * variable has lost "
-                  "its parameter types",
-                  func);
-    simtlab_emu::set_diagnostic(text);
-    return simtlab_emu::record_error(cudaErrorNotSupported);
-}

@@ -267,17 +267,7 @@ using namespace engine;
     fail_thread(w, error, "%s", message);
 }
 
-void report_host_call_of_kernel(const char *kernel, const char *file, int line)
-{
-    char text[1024];
-    std::snprintf(text, sizeof text,
-                  "kernel %s (defined at %s:%d) was called like a host function, without <<<>>>: "
-                  "launch it with %s<<<grid, block>>>(...). It did not run (nvcc rejects such a call: "
-                  "\"a __global__ function call must be configured\")",
-                  kernel, file, line, kernel);
-    set_diagnostic(text);
-    record_error(cudaErrorInvalidConfiguration);
-}
+/* report_host_call_of_kernel: runtime/launch.cpp (it records an error). */
 
 [[noreturn]] void device_assert_fail(const char *expr, const char *file, int line, const char *func)
 {

@@ -4,7 +4,8 @@
  * on a GPU machine.
  *
  * Async-signal safety: the handler reads only __thread data and the
- * runtime's find_allocation (async-signal safe by contract), writes with
+ * runtime's find_allocation and find_freed, through the services table
+ * (engine/services.hpp: async-signal safe by contract), writes with
  * write(2) and leaves a kernel thread with siglongjmp. It formats with
  * snprintf into a per-worker buffer, which POSIX does not list as safe but
  * which glibc's implementation does without locks or allocation for the

@@ -5,7 +5,7 @@
  * one of them; SIMTLAB_EMU_THREADS overrides the count). Each takes a run
  * of consecutive block indices from an atomic counter (see block_loop) and
  * runs those blocks one after another, each to its end. Launches are
- * synchronous: run_grid returns when every
+ * synchronous: launch_grid (for the runtime's run_grid) returns when every
  * block has run, or when a failure has stopped the grid (the other workers
  * finish the block they are on and take no more).
  *
@@ -21,9 +21,10 @@
  *   - barrier divergence: cudaErrorLaunchFailure (hardware hangs or worse);
  *   - misused warp operations and deadlocks: cudaErrorIllegalInstruction;
  *   - bad addresses: cudaErrorIllegalAddress; assert: cudaErrorAssert. */
-#include "runtime/census.hpp"
+#include "common/settings.hpp"
 #include "engine/internal.hpp"
 #include "profile/internal.hpp"
+#include "profile/model.hpp"
 
 #include <pthread.h>
 
@@ -41,8 +42,6 @@
 namespace simtlab_emu {
 namespace engine {
 
-constexpr unsigned default_stack_kib = 64;
-
 struct worker_pool {
     unsigned nworkers = 0;
     worker **workers = nullptr; /* [0] belongs to whichever thread launches */
@@ -57,27 +56,75 @@ struct worker_pool {
 static worker_pool *the_pool;
 static std::mutex launch_mutex; /* one grid at a time, whichever host thread */
 
-/* ---- configuration from the environment ---------------------------------- */
+/* ---- the services (engine/services.hpp) ----------------------------------- */
 
-static unsigned long long env_number(const char *name, unsigned long long fallback,
-                                     unsigned long long lo, unsigned long long hi, bool *set)
+/* Until the runtime installs its table: a line saying so, and a failure,
+ * instead of a call through a null pointer. */
+static void not_installed(const char *what)
 {
-    const char *text = std::getenv(name);
-    if (set)
-        *set = false;
-    if (!text || !*text)
-        return fallback;
-    char *end = nullptr;
-    unsigned long long value = std::strtoull(text, &end, 0);
-    if (*end || value < lo || value > hi) {
-        std::fprintf(stderr, "simtlab-emu: ignoring %s=%s (expected a number from %llu to %llu)\n",
-                     name, text, lo, hi);
-        return fallback;
+    static bool told = false;
+    if (!told) {
+        told = true;
+        std::fprintf(stderr, "simtlab-emu: internal error: the engine called %s before the runtime installed its "
+                             "services (install_services)\n", what);
     }
-    if (set)
-        *set = true;
-    return value;
 }
+static bool stub_find_allocation(std::uintptr_t, std::size_t, allocation *, std::ptrdiff_t *)
+{
+    return false; /* async-signal safe: says nothing */
+}
+static bool stub_find_freed(std::uintptr_t, allocation *, std::ptrdiff_t *)
+{
+    return false;
+}
+static void stub_for_each_allocation(void (*)(const allocation &, void *), void *)
+{
+    not_installed("for_each_allocation");
+}
+static bool stub_host_memory_reachable(const void *)
+{
+    return false;
+}
+static void stub_device_memory_open()
+{
+    not_installed("device_memory_open");
+}
+static cudaError_t stub_device_memory_close()
+{
+    return cudaSuccess;
+}
+static cudaError_t stub_record_error(cudaError_t error)
+{
+    if (error != cudaSuccess)
+        not_installed("record_error");
+    return error;
+}
+static cudaError_t stub_sticky_error()
+{
+    not_installed("sticky_error");
+    return cudaErrorNotSupported;
+}
+static void stub_set_diagnostic(const char *text)
+{
+    std::fprintf(stderr, "simtlab-emu: %s\n", text);
+}
+static const cudaDeviceProp &stub_device_props()
+{
+    not_installed("device_props");
+    static const cudaDeviceProp none{};
+    return none;
+}
+static cudaError_t stub_validate_stream(cudaStream_t, const char *)
+{
+    not_installed("validate_stream");
+    return cudaErrorNotSupported;
+}
+
+engine_services services = {
+    stub_find_allocation, stub_find_freed, stub_for_each_allocation, stub_host_memory_reachable,
+    stub_device_memory_open, stub_device_memory_close, stub_record_error, stub_sticky_error,
+    stub_set_diagnostic, stub_device_props, stub_validate_stream,
+};
 
 /* ---- per-kernel facts (cudaFuncGetAttributes, cudaFuncSetAttribute) ------ */
 
@@ -152,9 +199,8 @@ static worker_pool *get_pool(char *why, std::size_t cap)
 {
     if (the_pool)
         return the_pool;
-    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    const unsigned count = static_cast<unsigned>(env_number("SIMTLAB_EMU_THREADS", cores, 1, 1024, nullptr));
-    const std::size_t stack_kib = env_number("SIMTLAB_EMU_STACK_KB", default_stack_kib, 16, 1 << 20, nullptr);
+    const unsigned count = settings::threads();
+    const std::size_t stack_kib = settings::stack_kib();
     const cudaDeviceProp &props = device_props();
     const std::size_t shared = std::max(props.sharedMemPerBlock, props.sharedMemPerBlockOptin);
     auto *p = new (std::nothrow) worker_pool();
@@ -196,16 +242,23 @@ static worker_pool *get_pool(char *why, std::size_t cap)
  * VM: vector add of 2^22 floats took as long on two workers as on one; a
  * read-only kernel scaled). A run is at most 64 blocks, and short enough
  * that every worker gets several. */
+/* SIMTLAB_EMU_SAMPLE_BLOCKS (profile/model.hpp): the blocks a sampled
+ * launch runs, or nullptr (the whole grid). Set by run_tree, which holds
+ * launch_mutex. */
+static const std::vector<std::uint64_t> *sampled_blocks = nullptr;
+
 static void block_loop(worker *w, grid_job *g)
 {
     const std::uint64_t run = g->blocks_per_take;
+    const std::vector<std::uint64_t> *const pick = sampled_blocks;
+    const std::uint64_t count = pick ? pick->size() : g->nblocks;
     while (!g->stop.load(std::memory_order_relaxed)) {
         const std::uint64_t first = g->next_block.fetch_add(run, std::memory_order_relaxed);
-        if (first >= g->nblocks)
+        if (first >= count)
             break;
-        const std::uint64_t end = std::min(first + run, g->nblocks);
+        const std::uint64_t end = std::min(first + run, count);
         for (std::uint64_t i = first; i < end; i++) {
-            run_block(w, i);
+            run_block(w, pick ? (*pick)[i] : i);
             if (w->failed || g->stop.load(std::memory_order_relaxed))
                 return;
         }
@@ -376,9 +429,9 @@ static cudaError_t run_tree(const launch_site &site, dim3 grid, dim3 block, size
     job->nblocks = 1ULL * grid.x * grid.y * grid.z;
     job->blocks_per_take = std::max<std::uint64_t>(1, std::min<std::uint64_t>(64, job->nblocks / (8ULL * p->nworkers)));
     job->threads_per_block = block.x * block.y * block.z;
-    job->seed = env_number("SIMTLAB_EMU_SEED", 0, 0, ~0ULL, &job->seeded);
+    job->seeded = settings::seed(&job->seed); /* read at each launch (common/settings.hpp) */
     job->one_d_in_order = !job->seeded && block.y == 1 && block.z == 1;
-    job->synccheck = env_number("SIMTLAB_EMU_SYNCCHECK", 1, 0, 1, nullptr) != 0;
+    job->synccheck = settings::synccheck();
     job->depth = depth;
     job->parent_kernel = parent_kernel;
     if (cooperative) {
@@ -388,8 +441,13 @@ static cudaError_t run_tree(const launch_site &site, dim3 grid, dim3 block, size
         }
     }
 
+    sampled_blocks = profile::sample_plan(*job);
+    if (sampled_blocks)
+        job->blocks_per_take = std::max<std::uint64_t>(
+            1, std::min<std::uint64_t>(64, sampled_blocks->size() / (8ULL * p->nworkers)));
     profile::launch_begin(*job);
     run_on_pool(p, job);
+    sampled_blocks = nullptr;
     remember_static_shared(p, kernel_addr);
     if (job->coop)
         cooperative_end(job);
@@ -466,16 +524,9 @@ cudaError_t launch_grid(const launch_site &site, dim3 grid, dim3 block, size_t d
 
 using namespace engine;
 
-cudaError_t run_grid(const launch_site &site, dim3 grid, dim3 block, size_t dynamic_shared_bytes,
-                     cudaStream_t stream, void (*body)(void *closure), void *closure,
-                     const void *kernel_addr)
+void install_services(const engine_services &table)
 {
-    /* launches are synchronous: every stream is in order; the census
-     * (runtime/census.cpp) counts the streams used */
-    census::launch_begin(site, grid, block, stream);
-    const cudaError_t result = launch_grid(site, grid, block, dynamic_shared_bytes, body, closure, kernel_addr, false);
-    census::launch_end();
-    return result;
+    engine::services = table;
 }
 
 void engine_synchronize()
@@ -487,7 +538,6 @@ void engine_synchronize()
     /* Launches are synchronous; taking the lock waits for one that another
      * host thread has in flight. */
     std::lock_guard<std::mutex> serial(launch_mutex);
-    census::host_wait();
 }
 
 std::size_t kernel_static_shared_bytes(const void *kernel_addr)
@@ -497,20 +547,18 @@ std::size_t kernel_static_shared_bytes(const void *kernel_addr)
     return it == kernels().end() ? 0 : it->second.static_shared;
 }
 
-cudaError_t engine_set_max_dynamic_shared(const void *kernel_addr, int bytes)
+cudaError_t engine_set_max_dynamic_shared(const void *kernel_addr, int bytes, std::size_t optin_limit)
 {
-    const cudaDeviceProp &p = device_props();
     std::lock_guard<std::mutex> lock(kernels_mutex);
     kernel_info &info = kernels()[kernel_addr];
-    if (bytes < 0 || static_cast<std::size_t>(bytes) + info.static_shared > p.sharedMemPerBlockOptin)
+    if (bytes < 0 || static_cast<std::size_t>(bytes) + info.static_shared > optin_limit)
         return cudaErrorInvalidValue;
     info.max_dynamic = bytes;
     return cudaSuccess;
 }
 
-std::size_t kernel_max_dynamic_shared_bytes(const void *kernel_addr)
+std::size_t kernel_max_dynamic_shared_bytes(const void *kernel_addr, std::size_t per_block)
 {
-    const std::size_t per_block = device_props().sharedMemPerBlock;
     std::lock_guard<std::mutex> lock(kernels_mutex);
     auto it = kernels().find(kernel_addr);
     const kernel_info info = it == kernels().end() ? kernel_info{} : it->second;

@@ -21,7 +21,9 @@
 #define SIMTLAB_EMU_ENGINE_INTERNAL_HPP
 
 #include <simtlab_emu/engine.hpp>
-#include "services.hpp"
+#include "common/text.hpp"
+#include "engine/api.hpp"
+#include "engine/services.hpp"
 
 #include <simtlab_emu/fcontext.hpp>
 
@@ -35,9 +37,58 @@
 #include <vector>
 
 namespace simtlab_emu {
+
+namespace detail {
+/* Before a warp operation that needs all 32 lanes (wmma, mma.sync,
+ * ldmatrix): fails the launch if a lane does not exist or has exited
+ * (engine/warp.cpp). */
+void require_whole_warp(const char *op, const char *file, int line);
+}
+
 namespace engine {
 
 namespace fctx = simtlab_emu::fctx;
+
+/* ---- the services the runtime installed (engine/services.hpp) ----------- */
+/* The table install_services filled in (engine/grid.cpp); the engine's code
+ * calls the services by these names. None is on a per-thread path. */
+extern engine_services services;
+inline bool find_allocation(std::uintptr_t addr, std::size_t window, allocation *out, std::ptrdiff_t *offset)
+{
+    return services.find_allocation(addr, window, out, offset);
+}
+inline bool find_freed(std::uintptr_t addr, allocation *out, std::ptrdiff_t *offset)
+{
+    return services.find_freed(addr, out, offset);
+}
+inline void device_memory_open()
+{
+    services.device_memory_open();
+}
+inline cudaError_t device_memory_close()
+{
+    return services.device_memory_close();
+}
+inline cudaError_t record_error(cudaError_t error)
+{
+    return services.record_error(error);
+}
+inline cudaError_t sticky_error()
+{
+    return services.sticky_error();
+}
+inline void set_diagnostic(const char *text)
+{
+    services.set_diagnostic(text);
+}
+inline const cudaDeviceProp &device_props()
+{
+    return services.device_props();
+}
+inline cudaError_t validate_stream(cudaStream_t stream, const char *api)
+{
+    return services.validate_stream(stream, api);
+}
 
 constexpr unsigned max_block_threads = 1024;
 constexpr unsigned warp_size = 32;
@@ -350,9 +401,7 @@ worker *make_worker(unsigned index, std::size_t stack_bytes, std::size_t shared_
  * worker per block; then gives them back. */
 cudaError_t cooperative_begin(grid_job *job, unsigned nworkers, std::size_t stack_bytes, const void *kernel_addr);
 void cooperative_end(grid_job *job);
-cudaError_t launch_grid(const launch_site &site, dim3 grid, dim3 block, std::size_t dynamic_shared_bytes,
-                        void (*body)(void *closure), void *closure, const void *kernel_addr,
-                        bool cooperative);
+/* launch_grid: engine/api.hpp. */
 /* Checks a launch configuration as CUDA does (engine/grid.cpp); on failure
  * sets the diagnostic and returns the error, without recording it. */
 cudaError_t check_config(const launch_site &site, dim3 grid, dim3 block, std::size_t dynamic,

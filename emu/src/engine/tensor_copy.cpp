@@ -5,7 +5,7 @@
  * arithmetic, mma.sync and WMMA, is tensor_mma.cpp. */
 #include <simtlab_emu/ptx.hpp>
 
-#include "services.hpp"
+#include "engine/internal.hpp"
 #include "engine/tensor.hpp"
 
 #include <cstdint>
@@ -118,7 +118,7 @@ void check_cp_async_source(const void *src, here where)
 {
     allocation a;
     std::ptrdiff_t offset = 0;
-    if (!find_allocation(reinterpret_cast<std::uintptr_t>(src), 1024, &a, &offset))
+    if (!engine::find_allocation(reinterpret_cast<std::uintptr_t>(src), 1024, &a, &offset))
         return;
     if (offset >= 0 && offset + static_cast<std::ptrdiff_t>(cp_async_bytes) <= static_cast<std::ptrdiff_t>(a.size))
         return;

@@ -17,7 +17,7 @@
  */
 #include <mma.h>
 
-#include "services.hpp"
+#include "engine/internal.hpp"
 #include "engine/tensor.hpp"
 
 #include <cmath>

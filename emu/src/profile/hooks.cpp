@@ -24,6 +24,7 @@
  * This file is linked into a program only when an instrumented object
  * needs it (or the spin points, below), so an ordinary build never calls
  * these sanitizer names. */
+#include "common/settings.hpp"
 #include "profile/state.hpp"
 
 #include <cstdlib>
@@ -78,10 +79,7 @@ SIMTLAB_EMU_ALWAYS_INLINE inline void record_access(std::uintptr_t addr, unsigne
 /* SIMTLAB_EMU_LOCKSTEP=0: volatile accesses take no turns. Read once. */
 bool lockstep_enabled()
 {
-    static const bool on = [] {
-        const char *v = std::getenv("SIMTLAB_EMU_LOCKSTEP");
-        return !(v && std::strcmp(v, "0") == 0);
-    }();
+    static const bool on = settings::lockstep(); /* common/settings.hpp */
     return on;
 }
 

@@ -2,7 +2,7 @@
  * per-access hook that other checkers (a shared-memory race checker) share.
  *
  * Kernels compiled with the profiling instrumentation (SIMTLAB_EMU_PROFILE_BUILD,
- * see emu/README.md "SIMT counters") call profile/hooks.cpp at every basic
+ * see emu/docs/profile.md "SIMT counters") call profile/hooks.cpp at every basic
  * block and every load and store; the hooks return at once unless the
  * calling OS thread runs a block of an observed launch (one thread-local
  * pointer, `active`). The engine tells this module where launches, blocks

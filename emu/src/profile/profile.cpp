@@ -2,7 +2,7 @@
  * analysis that turns each warp's lane-by-lane events into warp-level
  * requests, launch bookkeeping, and the C API of <simtlab_emu/profile.h>.
  * The hooks that instrumented kernels call are profile/hooks.cpp; tables
- * and CSV are profile/report.cpp; emu/README.md ("SIMT counters") states the
+ * and CSV are profile/report.cpp; emu/docs/profile.md ("SIMT counters") states the
  * model.
  *
  * Forming warp-level requests. The lanes of a warp run one after another
@@ -16,10 +16,11 @@
  * reconverges: two lanes that ran a loop body 3 and 5 times share the first
  * 3 executions, and the last 2 have one lane. */
 #include "checks/checkers.hpp"
+#include "profile/model.hpp"
 #include "profile/state.hpp"
-#include "runtime/registry.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -67,6 +68,7 @@ std::atomic<std::uint32_t> nsites{0};
 
 /* The current launch. */
 bool collecting = false;
+bool launch_cooperative = false; /* the current launch is cooperative (for the timing model) */
 bool whole_run = false; /* profiled because of the variable or a --profile build */
 std::vector<range> device_ranges;
 bool have_observer = false;
@@ -169,8 +171,10 @@ void global_sectors(worker_state &s, const worker_state::slot &sl, std::uint64_t
                     merged = true;
                     break;
                 }
-            if (!merged)
+            if (!merged) {
                 found.push_back(static_cast<std::uint64_t>(sec & 0xFFFFFFFFu) << 32 | mask);
+                footprint_mark(sec, sl.kind == ev_gst); /* the timing model's L2 footprint */
+            }
         }
     }
     std::uint64_t bytes = 0;
@@ -312,6 +316,23 @@ void flush(worker_state &s)
     }
 }
 
+/* Every count of a sampled launch times the grid's blocks over those run. */
+void scale_figures(launch_result &r, double k)
+{
+    auto sc = [k](unsigned long long &v) { v = static_cast<unsigned long long>(std::llround(static_cast<double>(v) * k)); };
+    simtlab_emu_profile_figures &f = r.fig;
+    for (unsigned long long *v : {&f.blocks, &f.threads, &f.warps, &f.inst_executed, &f.thread_inst_executed,
+                                  &f.branches_diverged, &f.gld_requests, &f.gld_sectors, &f.gld_sectors_ideal,
+                                  &f.gst_requests, &f.gst_sectors, &f.gst_sectors_ideal, &f.shld_requests,
+                                  &f.shld_wavefronts, &f.shld_bank_conflicts, &f.shst_requests, &f.shst_wavefronts,
+                                  &f.shst_bank_conflicts, &f.global_atomics, &f.shared_atomics, &f.atomic_lanes,
+                                  &f.barriers})
+        sc(*v);
+    for (site_result &sr : r.sites)
+        for (std::uint64_t *v : {&sr.c.issues, &sr.c.lanes, &sr.c.units, &sr.c.ideal, &sr.c.diverged})
+            *v = static_cast<std::uint64_t>(std::llround(static_cast<double>(*v) * k));
+}
+
 void discard(worker_state &s)
 {
     for (unsigned tid = 0; tid < s.nthreads; tid++)
@@ -322,11 +343,8 @@ void discard(worker_state &s)
 void snapshot_device_ranges()
 {
     device_ranges.clear();
-    std::lock_guard<std::mutex> lock(registry::registry_lock);
-    for (const auto &entry : registry::by_base) {
-        const allocation &a = registry::slots[entry.second].alloc;
-        device_ranges.push_back(range{a.base, a.base + a.size});
-    }
+    engine::services.for_each_allocation( /* engine/services.hpp */
+        [](const allocation &a, void *) { device_ranges.push_back(range{a.base, a.base + a.size}); }, nullptr);
 }
 
 } /* namespace */
@@ -410,13 +428,21 @@ void launch_begin(const engine::grid_job &job)
     collecting = wanted && built;
     whole_run = env == 1 || (env == -1 && default_on.load());
     launch_observed = collecting || have_observer;
+    launch_cooperative = job.coop != nullptr; /* gone by launch_end (engine/cooperative.cpp) */
     if (!launch_observed)
         return;
     snapshot_device_ranges();
+    if (collecting) { /* the timing model's footprint (profile/model_sample.cpp) */
+        std::vector<std::uintptr_t> lo, hi;
+        for (const range &r : device_ranges)
+            lo.push_back(r.lo), hi.push_back(r.hi);
+        footprint_begin(lo, hi);
+    }
     std::lock_guard<std::mutex> lock(states_lock);
     for (worker_state *s : all_states()) {
         std::fill(s->counts.begin(), s->counts.end(), site_counts{});
         s->blocks = s->threads = s->warps = s->barriers = 0;
+        s->static_shared = 0;
         s->failed = false;
     }
     if (have_observer && the_observer.launch_begin)
@@ -465,6 +491,11 @@ void block_end(engine::worker *w)
     simtlab_emu_spin_countdown = detail::spin_watch_period;
     if (!s)
         return;
+    {   /* the block's static shared memory, for the timing model's occupancy */
+        const std::size_t dyn = (w->grid->dynamic_bytes + 15) & ~std::size_t{15};
+        if (w->blk->shared_used > dyn)
+            s->static_shared = std::max(s->static_shared, w->blk->shared_used - dyn);
+    }
     if (w->failed) {
         s->failed = true;
         discard(*s);
@@ -519,9 +550,11 @@ void launch_end(const engine::grid_job &job, cudaError_t result)
     r.fig.launch_line = job.site.line;
     r.fig.complete = result == cudaSuccess;
     std::vector<site_counts> sum;
+    std::size_t static_shared = 0;
     {
         std::lock_guard<std::mutex> lock(states_lock);
         for (worker_state *s : all_states()) {
+            static_shared = std::max(static_shared, s->static_shared);
             r.fig.blocks += s->blocks;
             r.fig.threads += s->threads;
             r.fig.warps += s->warps;
@@ -547,6 +580,26 @@ void launch_end(const engine::grid_job &job, cudaError_t result)
         const auto kind = static_cast<std::uint8_t>(v % ev_kinds);
         r.sites.push_back(site_result{static_cast<std::uint32_t>(v / ev_kinds), kind, sum[v]});
         add_site(r.fig, kind, sum[v]);
+    }
+    /* A sampled launch (SIMTLAB_EMU_SAMPLE_BLOCKS) ran some of its blocks:
+     * its counts stand for the whole grid. */
+    const double scale = sample_scale();
+    if (scale != 1.0)
+        scale_figures(r, scale);
+    {
+        launch_inputs in{};
+        in.grid = job.grid;
+        in.block = job.block;
+        in.dynamic_shared = job.dynamic_bytes;
+        in.static_shared = static_shared;
+        in.cooperative = launch_cooperative;
+        in.device_launch = job.depth > 0 || !job.children.empty() || !job.tails.empty();
+        in.scale = scale;
+        std::uint64_t ld = 0, st = 0;
+        footprint_counts(&ld, &st);
+        in.unique_ld_sectors = static_cast<std::uint64_t>(std::llround(static_cast<double>(ld) * scale));
+        in.unique_st_sectors = static_cast<std::uint64_t>(std::llround(static_cast<double>(st) * scale));
+        model_launch(r.fig, in, api_depth.load() > 0);
     }
     last = r;
     have_last = true;
@@ -606,8 +659,10 @@ int simtlab_emu_profile_available(void)
 
 void simtlab_emu_profile_begin(void)
 {
-    if (api_depth.fetch_add(1) == 0)
+    if (api_depth.fetch_add(1) == 0) {
         have_window = false;
+        model_window_reset();
+    }
 }
 
 void simtlab_emu_profile_end(void)

@@ -4,6 +4,7 @@
  * printed at exit (SIMTLAB_EMU_PROFILE=1, or a `slcc --profile` build), the
  * table after every launch (SIMTLAB_EMU_PROFILE=launch), and the CSV
  * (SIMTLAB_EMU_PROFILE_CSV=path, one line per profiled launch). */
+#include "common/settings.hpp"
 #include "profile/state.hpp"
 
 #include <dlfcn.h>
@@ -217,8 +218,8 @@ void print_at_exit()
 
 void write_csv(const simtlab_emu_profile_figures &f)
 {
-    const char *path = std::getenv("SIMTLAB_EMU_PROFILE_CSV");
-    if (!path || !*path)
+    const char *path = settings::profile_csv(); /* read once (common/settings.hpp) */
+    if (!path)
         return;
     FILE *out = std::fopen(path, "a");
     if (!out) {
@@ -266,10 +267,7 @@ double ratio(unsigned long long a, unsigned long long b)
 
 int env_setting()
 {
-    const char *v = std::getenv("SIMTLAB_EMU_PROFILE");
-    if (!v || !*v)
-        return -1;
-    return std::strcmp(v, "0") == 0 ? 0 : 1;
+    return settings::profile(); /* read once (common/settings.hpp) */
 }
 
 bool describe_site(const void *pc, char *file, std::size_t file_cap, int *line)
@@ -363,8 +361,7 @@ void print_table(const launch_result &r, std::size_t max_lines, const char *titl
 void report_launch(const launch_result &r, bool whole_run)
 {
     write_csv(r.fig);
-    const char *env = std::getenv("SIMTLAB_EMU_PROFILE");
-    if (env && std::strcmp(env, "launch") == 0) {
+    if (settings::profile_each_launch()) { /* SIMTLAB_EMU_PROFILE=launch */
         print_table(r, 10, "this launch");
         return;
     }

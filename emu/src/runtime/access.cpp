@@ -77,6 +77,13 @@ cudaError_t device_memory_close()
 
 namespace runtime {
 
+void for_each_allocation(void (*visit)(const allocation &a, void *ctx), void *ctx)
+{
+    std::lock_guard<std::mutex> lock(registry_lock);
+    for (const auto &entry : by_base)
+        visit(slots[entry.second].alloc, ctx);
+}
+
 /* A pointer in a guard page or the slack is neither host nor device memory. */
 cudaError_t reject_guard(const located &l, const void *ptr, const char *what)
 {

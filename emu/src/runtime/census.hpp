@@ -1,4 +1,4 @@
-/* simtlab CPU emulator — where the runtime and the engine tell the census
+/* simtlab CPU emulator — where the runtime tells the census
  * (runtime/census.cpp, simtlab_emu/census.h) what happened. Each hook is a
  * relaxed load and a branch while no census runs. */
 #ifndef SIMTLAB_EMU_CENSUS_INTERNAL_HPP
@@ -21,7 +21,7 @@ void memset_slow(void *ptr, std::size_t count);
 void async_slow(cudaStream_t stream, bool copy);
 void host_wait_slow();
 
-/* run_grid, around the launch (engine/grid.cpp). */
+/* run_grid, around the launch (runtime/launch.cpp). */
 inline void launch_begin(const launch_site &site, dim3 grid, dim3 block, cudaStream_t stream)
 {
     if (active.load(std::memory_order_relaxed))
@@ -50,7 +50,7 @@ inline void async_op(cudaStream_t stream, bool copy)
     if (active.load(std::memory_order_relaxed))
         async_slow(stream, copy);
 }
-/* A host-side wait (engine_synchronize). */
+/* A host-side wait (runtime::host_wait). */
 inline void host_wait()
 {
     if (active.load(std::memory_order_relaxed))

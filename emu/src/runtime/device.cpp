@@ -7,7 +7,8 @@
  * limits. Sizes that describe the host (cores, RAM, cache) are the host's:
  * the name says plainly that this is the emulator.
  */
-#include "checks/checkers.hpp"
+#include "checks/api.hpp"
+#include "common/settings.hpp"
 #include "runtime/internal.hpp"
 #include <simtlab_emu/engine.hpp>
 
@@ -53,27 +54,6 @@ constexpr int memory_bus_width_bits = 64;
 constexpr int fallback_l2_bytes = 40 * 1024 * 1024;
 constexpr std::size_t default_shared_per_block = 48 * 1024;
 
-/* Parses "9.0", "8.6", "90" or "86" (also "100", "12.0"). */
-bool parse_cc(const char *text, int *major, int *minor)
-{
-    char *end = nullptr;
-    long a = std::strtol(text, &end, 10);
-    if (end == text)
-        return false;
-    if (*end == '.') {
-        const char *rest = end + 1;
-        long b = std::strtol(rest, &end, 10);
-        if (end == rest || *end != '\0' || b < 0 || b > 9)
-            return false;
-        *major = static_cast<int>(a), *minor = static_cast<int>(b);
-    } else {
-        if (*end != '\0' || a < 10)
-            return false;
-        *major = static_cast<int>(a / 10), *minor = static_cast<int>(a % 10);
-    }
-    return *major >= 1 && *major <= 12;
-}
-
 const generation &generation_for(int major, int minor)
 {
     for (const generation &g : generations)
@@ -109,15 +89,6 @@ std::size_t host_memory_share()
     return static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) / 2;
 }
 
-void compute_capability(int *major, int *minor)
-{
-    *major = 8, *minor = 0;
-    const char *env = std::getenv("SIMTLAB_EMU_CC");
-    if (env && *env && !parse_cc(env, major, minor)) {
-        runtime::diagnose("SIMTLAB_EMU_CC=%s is not a compute capability such as 8.0, 9.0 or 90; using 8.0", env);
-        *major = 8, *minor = 0;
-    }
-}
 
 /* The fields beyond the sizes: what the emulated device can do. A kernel is
  * CPU code, so it can read any host memory (mapped, pageable, managed) and
@@ -161,7 +132,7 @@ cudaDeviceProp build_props()
 {
     cudaDeviceProp p;
     std::memset(&p, 0, sizeof p);
-    compute_capability(&p.major, &p.minor);
+    settings::compute_capability(&p.major, &p.minor); /* SIMTLAB_EMU_CC, read once */
     const generation &g = generation_for(p.major, p.minor);
     p.multiProcessorCount = host_cores();
     std::snprintf(p.name, sizeof p.name, "simtlab CPU emulator (sm_%d%d, %d host cores)", p.major, p.minor,
@@ -410,13 +381,13 @@ cudaError_t cudaDeviceSynchronize(void)
                     "before, only with -DCUDA_FORCE_CDP1_IF_SUPPORTED, which the emulator does not emulate). A "
                     "parent grid cannot wait for its children: launch the work that needs their results as a "
                     "tail launch (<<<g, b, 0, cudaStreamTailLaunch>>>), or from the host after the launch");
-    engine_synchronize();
+    runtime::host_wait();
     return runtime::check_context();
 }
 
 cudaError_t cudaDeviceReset(void)
 {
-    engine_synchronize();
+    runtime::host_wait();
     runtime::release_all_allocations();
     runtime::release_all_streams_and_events();
     engine_reset_function_attributes();
@@ -458,7 +429,7 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *f
      * to report: 0 says "unknown", never a made-up number. */
     attr->numRegs = 0;
     attr->ptxVersion = attr->binaryVersion = p.major * 10 + p.minor;
-    attr->maxDynamicSharedSizeBytes = static_cast<int>(kernel_max_dynamic_shared_bytes(func));
+    attr->maxDynamicSharedSizeBytes = static_cast<int>(kernel_max_dynamic_shared_bytes(func, device_props().sharedMemPerBlock));
     attr->preferredShmemCarveout = -1;
     return cudaSuccess;
 }
@@ -480,7 +451,7 @@ cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, 
         runtime::diagnose("cudaFuncSetAttribute: attribute %d is not one the emulator knows", static_cast<int>(attr));
         return record_error(cudaErrorInvalidValue);
     }
-    if (engine_set_max_dynamic_shared(func, value) != cudaSuccess) {
+    if (engine_set_max_dynamic_shared(func, value, device_props().sharedMemPerBlockOptin) != cudaSuccess) {
         std::size_t optin = device_props().sharedMemPerBlockOptin;
         std::size_t static_shared = kernel_static_shared_bytes(func);
         runtime::diagnose("cudaFuncSetAttribute(MaxDynamicSharedMemorySize, %d): with %zu bytes of static shared "

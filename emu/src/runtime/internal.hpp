@@ -1,10 +1,14 @@
 /* simtlab CPU emulator — what the runtime's files (runtime/errors.cpp,
- * runtime/memory.cpp, runtime/device.cpp, runtime/stream.cpp) and libs/cublas/cublas.cpp
- * share among themselves. The engine sees only internal.hpp. */
+ * runtime/memory.cpp, runtime/device.cpp, runtime/stream.cpp, ...) share
+ * among themselves and offer the libraries (emu/src/libs). The engine
+ * includes none of this: it reaches the runtime only through the services
+ * the runtime installs (engine/services.hpp, runtime/launch.cpp). */
 #ifndef SIMTLAB_EMU_RUNTIME_INTERNAL_HPP
 #define SIMTLAB_EMU_RUNTIME_INTERNAL_HPP
 
-#include "services.hpp"
+#include "common/text.hpp"
+#include "engine/api.hpp"
+#include "engine/services.hpp"
 
 #include <cstdarg>
 #include <cstddef>
@@ -12,7 +16,34 @@
 #include <functional>
 
 namespace simtlab_emu {
+
+/* ---- the runtime's half of the engine's services (engine/services.hpp
+ * describes each); the libraries call them directly ---------------------- */
+bool find_allocation(std::uintptr_t addr, std::size_t window, allocation *out, std::ptrdiff_t *offset);
+bool find_freed(std::uintptr_t addr, allocation *out, std::ptrdiff_t *offset);
+void device_memory_open();
+cudaError_t device_memory_close();
+cudaError_t record_error(cudaError_t error);
+cudaError_t sticky_error();
+void set_diagnostic(const char *text);
+/* The emulated device's properties (compute capability from SIMTLAB_EMU_CC,
+ * default 8.0; the name says it is the emulator). */
+const cudaDeviceProp &device_props();
+cudaError_t validate_stream(cudaStream_t stream, const char *api);
+
 namespace runtime {
+
+/* Installs the engine's services (once; cheap afterwards): before the
+ * first launch or device allocation (runtime/launch.cpp). */
+void connect_engine();
+
+/* A host-side wait (cudaDeviceSynchronize, cudaStreamSynchronize,
+ * cudaEventSynchronize, cudaDeviceReset): engine_synchronize, then the
+ * census counts it (runtime/launch.cpp). */
+void host_wait();
+
+/* engine_services::for_each_allocation (runtime/access.cpp). */
+void for_each_allocation(void (*visit)(const allocation &a, void *ctx), void *ctx);
 
 /* set_diagnostic with printf formatting. */
 void diagnose(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

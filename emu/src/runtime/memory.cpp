@@ -24,6 +24,7 @@
  * allocations they touch.
  *
  */
+#include "common/settings.hpp"
 #include "runtime/registry.hpp"
 
 #include <algorithm>
@@ -62,20 +63,7 @@ std::size_t page_size()
  * 16 to 4096 (256 gives CUDA's guarantee). */
 std::size_t data_alignment()
 {
-    static const std::size_t align = [] {
-        const char *env = std::getenv("SIMTLAB_EMU_ALIGN");
-        if (!env || !*env)
-            return std::size_t{16};
-        char *end = nullptr;
-        unsigned long v = std::strtoul(env, &end, 10);
-        bool power_of_two = v != 0 && (v & (v - 1)) == 0;
-        if (*end != '\0' || !power_of_two || v < 16 || v > 4096) {
-            runtime::diagnose("SIMTLAB_EMU_ALIGN=%s is not a power of two from 16 to 4096; using 16", env);
-            return std::size_t{16};
-        }
-        return static_cast<std::size_t>(v);
-    }();
-    return align;
+    return settings::align(); /* read once (common/settings.hpp) */
 }
 
 unsigned char canary_byte(std::size_t i)
@@ -497,6 +485,7 @@ cudaError_t runtime::allocate_device(const char *api, void **devPtr, std::size_t
     }
     static std::once_flag handler_once;
     std::call_once(handler_once, [] {
+        runtime::connect_engine(); /* the fault handler asks the runtime about addresses */
         install_fault_handler();
         std::atexit(at_exit_report);
     });

@@ -147,7 +147,7 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream)
     cudaError_t e = record_error(validate_stream(stream, "cudaStreamSynchronize"));
     if (e != cudaSuccess)
         return e;
-    engine_synchronize();
+    runtime::host_wait();
     return runtime::check_context();
 }
 
@@ -250,7 +250,7 @@ cudaError_t cudaEventSynchronize(cudaEvent_t event)
 {
     if (!find_event(event, "cudaEventSynchronize"))
         return record_error(cudaErrorInvalidResourceHandle);
-    engine_synchronize();
+    runtime::host_wait();
     return runtime::check_context();
 }
 

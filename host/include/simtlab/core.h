@@ -212,7 +212,7 @@ sl_status sl_copy_device_to_device_timed(void *dst_device, const void *src_devic
 
 /* ---- modelled SIMT counters -------------------------------------------------
  * What a GPU would do with the warps' real paths and addresses, modelled by
- * the CPU emulator from the launches as they ran (emu/README.md, "SIMT
+ * the CPU emulator from the launches as they ran (emu/docs/profile.md, "SIMT
  * counters"): never a measurement, always printed as "modelled". Each field
  * is named after the Nsight Compute metric it models, so that a student who
  * later has a GPU finds the same figure in ncu. The CUDA build answers
@@ -233,6 +233,14 @@ typedef struct sl_modelled {
     unsigned long long shst_requests, shst_bank_conflicts; /* ..._op_st.sum */
     unsigned long long atomics;              /* warp-level atomic instructions, global and shared */
     unsigned long long barriers;             /* __syncthreads rounds, summed over blocks */
+    /* The emulator's timing model (emu/docs/model.md): the launches' time on
+     * a GPU described by a data file (SIMTLAB_MODEL_GPU, default h200):
+     * modelled, never measured. */
+    double model_us;          /* sum over launches, modelled on model_gpu; < 0 when not modelled */
+    char model_gpu[32];
+    char model_note[160];     /* "not modelled: <reason>" when model_us < 0, else the bound of the
+                                 longest launch, e.g. "issue-bound" */
+    char model_counts[64];    /* the instruction counts' unit: "basic blocks, no SASS weights" */
 } sl_modelled;
 
 /* SL_OK when this build can model (the emulator build, kernels compiled

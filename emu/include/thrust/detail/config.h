@@ -5,11 +5,13 @@
  * for OMP (then with -fopenmp) or TBB; never the toolkit's own Thrust, and
  * never its CUDA system. Then the emulator's part (simtlab_emu/thrust.hpp):
  * a program that uses Thrust keeps device memory open to host code, where
- * the CPP system runs Thrust's algorithms. emu/README.md, "Thrust and NVTX". */
+ * the CPP system runs Thrust's algorithms. emu/docs/libraries.md, "Thrust and NVTX". */
 #ifndef SIMTLAB_EMU_THRUST_DETAIL_CONFIG_H
 #define SIMTLAB_EMU_THRUST_DETAIL_CONFIG_H
 
-#ifndef SIMTLAB_EMU_THRUST
+#if defined(SIMTLAB_EMU_WITHOUT_THRUST) /* emu/cmake/SimtlabEmuLibraries.cmake */
+#error "simtlab emulator: this emulator was built without Thrust: configure it with -DSIMTLAB_EMU_WITH_THRUST=ON"
+#elif !defined(SIMTLAB_EMU_THRUST)
 #error "simtlab emulator: Thrust comes from Debian's Thrust 1.17: apt-get install libthrust-dev libcub-dev"
 #else
 

@@ -4,7 +4,7 @@
  * allocation, as under CUDA, so the program may hand it to cudaMemcpy as
  * device memory and must give it back with thrust::device_free
  * (detail/device_free.inl). A failure throws bad_alloc with the runtime's
- * reason. emu/README.md, "Thrust and NVTX". */
+ * reason. emu/docs/libraries.md, "Thrust and NVTX". */
 #pragma once
 
 #include <thrust/detail/config.h>

@@ -2,7 +2,7 @@
  * (include/simtlab_emu/cub_device.hpp): a bad argument of a device-wide
  * call is cudaErrorInvalidValue with a diagnostic, as the runtime's own
  * calls report theirs. */
-#include "services.hpp"
+#include "libs/common/library.hpp"
 #include "runtime/internal.hpp"
 
 #include <cstdarg>
@@ -10,13 +10,11 @@
 
 extern "C" cudaError_t simtlab_emu_cub_invalid(const char *fmt, ...)
 {
-    char text[1024];
     va_list ap;
     va_start(ap, fmt);
-    std::vsnprintf(text, sizeof text, fmt, ap);
+    cudaError_t e = simtlab_emu::libs::vfail(cudaErrorInvalidValue, fmt, ap);
     va_end(ap);
-    simtlab_emu::set_diagnostic(text);
-    return cudaErrorInvalidValue;
+    return e;
 }
 
 /* Enough bytes asked, and, when the storage is device memory, an

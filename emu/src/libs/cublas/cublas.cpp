@@ -11,6 +11,7 @@
  * and calls cblas_sgemm: the products are exact, the sums are float sums,
  * which is what CUBLAS_COMPUTE_32F promises.
  */
+#include "libs/common/library.hpp"
 #include "libs/cublas/internal.hpp"
 #include "runtime/internal.hpp"
 
@@ -26,9 +27,7 @@
 #include <cstdio>
 #include <cstdint>
 #include <cstdlib>
-#include <mutex>
 #include <new>
-#include <unordered_set>
 #include <vector>
 
 struct simtlab_emu_cublas_context {
@@ -40,8 +39,7 @@ struct simtlab_emu_cublas_context {
 namespace simtlab_emu {
 namespace {
 
-std::mutex handles_lock;
-std::unordered_set<cublasHandle_t> handles;
+libs::handle_registry<cublasHandle_t> handles;
 
 struct status_info {
     cublasStatus_t code;
@@ -74,19 +72,11 @@ const status_info *find_status(cublasStatus_t s)
 /* The helpers below are shared with libs/cublaslt/cublaslt.cpp (libs/cublas/internal.hpp). */
 namespace blas {
 
-static cublasStatus_t diagnosed(cublasStatus_t status, const char *fmt, va_list ap)
-{
-    char text[1024];
-    std::vsnprintf(text, sizeof text, fmt, ap);
-    set_diagnostic(text);
-    return status;
-}
-
 cublasStatus_t invalid(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    cublasStatus_t st = diagnosed(CUBLAS_STATUS_INVALID_VALUE, fmt, ap);
+    cublasStatus_t st = libs::vfail(CUBLAS_STATUS_INVALID_VALUE, fmt, ap);
     va_end(ap);
     return st;
 }
@@ -95,7 +85,7 @@ cublasStatus_t not_supported(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    cublasStatus_t st = diagnosed(CUBLAS_STATUS_NOT_SUPPORTED, fmt, ap);
+    cublasStatus_t st = libs::vfail(CUBLAS_STATUS_NOT_SUPPORTED, fmt, ap);
     va_end(ap);
     return st;
 }
@@ -103,14 +93,10 @@ cublasStatus_t not_supported(const char *fmt, ...)
 /* A live handle in a usable context. */
 cublasStatus_t check_handle(cublasHandle_t h, const char *api)
 {
-    {
-        std::lock_guard<std::mutex> hold(handles_lock);
-        if (!h || !handles.count(h)) {
-            runtime::diagnose("%s: handle 0x%" PRIxPTR " is not a live cuBLAS handle (call cublasCreate first)", api,
-                              reinterpret_cast<std::uintptr_t>(h));
-            return CUBLAS_STATUS_NOT_INITIALIZED;
-        }
-    }
+    if (!handles.is_live(h))
+        return libs::fail(CUBLAS_STATUS_NOT_INITIALIZED,
+                          "%s: handle 0x%" PRIxPTR " is not a live cuBLAS handle (call cublasCreate first)", api,
+                          reinterpret_cast<std::uintptr_t>(h));
     if (cudaError_t e = sticky_error()) {
         runtime::diagnose("%s: the CUDA context is poisoned by an earlier %s", api, cudaGetErrorName(e));
         return CUBLAS_STATUS_EXECUTION_FAILED;
@@ -359,16 +345,17 @@ cublasStatus_t cublasCreate(cublasHandle_t *handle)
         simtlab_emu_cublas_context{nullptr, CUBLAS_POINTER_MODE_HOST, CUBLAS_DEFAULT_MATH};
     if (!h)
         return CUBLAS_STATUS_ALLOC_FAILED;
-    std::lock_guard<std::mutex> hold(handles_lock);
-    handles.insert(h);
+    if (!handles.add(h)) {
+        delete h;
+        return CUBLAS_STATUS_ALLOC_FAILED;
+    }
     *handle = h;
     return CUBLAS_STATUS_SUCCESS;
 }
 
 cublasStatus_t cublasDestroy(cublasHandle_t handle)
 {
-    std::lock_guard<std::mutex> hold(handles_lock);
-    if (!handle || !handles.erase(handle)) {
+    if (!handles.remove(handle)) {
         runtime::diagnose("cublasDestroy: handle 0x%" PRIxPTR " is not a live cuBLAS handle",
                           reinterpret_cast<std::uintptr_t>(handle));
         return CUBLAS_STATUS_NOT_INITIALIZED;

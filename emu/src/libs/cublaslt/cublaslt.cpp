@@ -14,6 +14,7 @@
  * rounds each output element once to its type. GELU is the tanh form
  * cuBLASLt uses.
  */
+#include "libs/common/library.hpp"
 #include "libs/cublas/internal.hpp"
 #include "runtime/internal.hpp"
 
@@ -24,9 +25,7 @@
 #include <climits>
 #include <cmath>
 #include <cstring>
-#include <mutex>
 #include <new>
-#include <unordered_set>
 #include <vector>
 
 struct cublasLtContext {
@@ -40,8 +39,7 @@ using namespace blas;
 
 /* ---- registered objects ------------------------------------------------ */
 
-std::mutex objects_lock;
-std::unordered_set<const void *> objects; /* handles and descriptors */
+libs::handle_registry<const void *> objects; /* handles and descriptors */
 
 enum : uint32_t {
     handle_magic = 0x48616e4fu,
@@ -105,27 +103,16 @@ static_assert(sizeof(layout) <= sizeof(cublasLtMatrixLayoutOpaque_t), "layout fi
 static_assert(sizeof(matmul_desc) <= sizeof(cublasLtMatmulDescOpaque_t), "descriptor fits");
 static_assert(sizeof(preference) <= sizeof(cublasLtMatmulPreferenceOpaque_t), "preference fits");
 
-void remember(const void *p)
-{
-    std::lock_guard<std::mutex> hold(objects_lock);
-    objects.insert(p);
-}
+/* False when memory is short (the object is not registered). */
+bool remember(const void *p) { return objects.add(p); }
 
-bool forget(const void *p)
-{
-    std::lock_guard<std::mutex> hold(objects_lock);
-    return objects.erase(p) > 0;
-}
+bool forget(const void *p) { return objects.remove(p); }
 
 /* The object behind p, or nullptr with a diagnostic: p must be registered
  * (so that it can be read) and carry the magic of its kind. */
 template <class T> T *lookup(const void *p, uint32_t magic, const char *api, const char *name, const char *kind)
 {
-    bool known;
-    {
-        std::lock_guard<std::mutex> hold(objects_lock);
-        known = p && objects.count(p);
-    }
+    const bool known = objects.is_live(p);
     T *obj = known ? static_cast<T *>(const_cast<void *>(p)) : nullptr;
     if (!obj || obj->magic != magic) {
         runtime::diagnose("%s: %s 0x%" PRIxPTR " is not a live %s (make it with its Create or Init call; "
@@ -153,11 +140,7 @@ preference *get_pref(cublasLtMatmulPreference_t p, const char *api)
 
 cublasStatus_t check_handle(cublasLtHandle_t h, const char *api)
 {
-    bool live;
-    {
-        std::lock_guard<std::mutex> hold(objects_lock);
-        live = h && objects.count(h) && h->magic == handle_magic;
-    }
+    const bool live = objects.is_live_and(h, [h](const void *) { return h->magic == handle_magic; });
     if (!live) {
         runtime::diagnose("%s: handle 0x%" PRIxPTR " is not a live cuBLASLt handle (call cublasLtCreate first)", api,
                           reinterpret_cast<std::uintptr_t>(h));
@@ -793,7 +776,10 @@ template <class T, class Opaque> cublasStatus_t create(const char *api, Opaque *
         return CUBLAS_STATUS_ALLOC_FAILED;
     init.owned = true;
     new (o) T(init);
-    remember(o);
+    if (!remember(o)) {
+        delete o;
+        return CUBLAS_STATUS_ALLOC_FAILED;
+    }
     *out = o;
     return CUBLAS_STATUS_SUCCESS;
 }
@@ -804,7 +790,8 @@ template <class T, class Opaque> cublasStatus_t init_in_place(const char *api, O
         return invalid("%s: the descriptor pointer is NULL", api);
     init.owned = false;
     new (o) T(init);
-    remember(o);
+    if (!remember(o))
+        return CUBLAS_STATUS_ALLOC_FAILED;
     return CUBLAS_STATUS_SUCCESS;
 }
 
@@ -882,7 +869,10 @@ cublasStatus_t cublasLtCreate(cublasLtHandle_t *lightHandle)
     cublasLtHandle_t h = new (std::nothrow) cublasLtContext{handle_magic};
     if (!h)
         return CUBLAS_STATUS_ALLOC_FAILED;
-    remember(h);
+    if (!remember(h)) {
+        delete h;
+        return CUBLAS_STATUS_ALLOC_FAILED;
+    }
     *lightHandle = h;
     return CUBLAS_STATUS_SUCCESS;
 }

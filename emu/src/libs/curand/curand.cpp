@@ -24,7 +24,7 @@
  * constant), both from Philox with a fixed key, which keep the points a
  * (t, s)-sequence; they are not NVIDIA's scrambled numbers.
  */
-#include "services.hpp"
+#include "libs/common/library.hpp"
 #include "runtime/internal.hpp"
 
 #include <curand.h>
@@ -36,11 +36,8 @@
 
 #include <cinttypes>
 #include <cmath>
-#include <cstdarg>
 #include <cstdio>
-#include <mutex>
 #include <new>
-#include <unordered_set>
 
 struct simtlab_emu_curand_generator {
     curandRngType_t type;
@@ -54,8 +51,9 @@ struct simtlab_emu_curand_generator {
 namespace simtlab_emu {
 namespace {
 
-std::mutex generators_lock;
-std::unordered_set<curandGenerator_t> generators;
+using libs::fail;
+
+libs::handle_registry<curandGenerator_t> generators;
 
 bool is_quasi(curandRngType_t t)
 {
@@ -68,27 +66,12 @@ bool is_scrambled(curandRngType_t t)
     return t == CURAND_RNG_QUASI_SCRAMBLED_SOBOL32 || t == CURAND_RNG_QUASI_SCRAMBLED_SOBOL64;
 }
 
-curandStatus_t fail(curandStatus_t status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-curandStatus_t fail(curandStatus_t status, const char *fmt, ...)
-{
-    char text[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    std::vsnprintf(text, sizeof text, fmt, ap);
-    va_end(ap);
-    set_diagnostic(text);
-    return status;
-}
-
 curandStatus_t check_generator(curandGenerator_t g, const char *api)
 {
-    {
-        std::lock_guard<std::mutex> hold(generators_lock);
-        if (!g || !generators.count(g))
-            return fail(CURAND_STATUS_NOT_INITIALIZED,
-                        "%s: generator 0x%" PRIxPTR " is not a live cuRAND generator (call curandCreateGenerator first)",
-                        api, reinterpret_cast<std::uintptr_t>(g));
-    }
+    if (!generators.is_live(g))
+        return fail(CURAND_STATUS_NOT_INITIALIZED,
+                    "%s: generator 0x%" PRIxPTR " is not a live cuRAND generator (call curandCreateGenerator first)",
+                    api, reinterpret_cast<std::uintptr_t>(g));
     if (cudaError_t e = sticky_error())
         return fail(CURAND_STATUS_PREEXISTING_FAILURE, "%s: the CUDA context is poisoned by an earlier %s", api,
                     cudaGetErrorName(e));
@@ -170,8 +153,10 @@ curandStatus_t create(curandGenerator_t *generator, curandRngType_t type, bool h
     curandGenerator_t g = new (std::nothrow) simtlab_emu_curand_generator{type, host, 0ull, 0ull, nullptr, 1u};
     if (!g)
         return fail(CURAND_STATUS_ALLOCATION_FAILED, "%s: out of host memory", api);
-    std::lock_guard<std::mutex> hold(generators_lock);
-    generators.insert(g);
+    if (!generators.add(g)) {
+        delete g;
+        return fail(CURAND_STATUS_ALLOCATION_FAILED, "%s: out of host memory", api);
+    }
     *generator = g;
     return CURAND_STATUS_SUCCESS;
 }
@@ -342,11 +327,10 @@ curandStatus_t quasi_any(curandGenerator_t g, T *out, std::size_t n, const char 
     return quasi_generate<unsigned int>(g, out, n, api, c32);
 }
 
-/* A live generator of a quasi-random type (the lock is taken by check_generator). */
+/* A live generator of a quasi-random type. */
 bool quasi(curandGenerator_t g)
 {
-    std::lock_guard<std::mutex> hold(generators_lock);
-    return g && generators.count(g) && is_quasi(g->type);
+    return generators.is_live_and(g, [](curandGenerator_t q) { return is_quasi(q->type); });
 }
 
 } /* namespace */
@@ -386,8 +370,7 @@ curandStatus_t curandCreateGeneratorHost(curandGenerator_t *generator, curandRng
 
 curandStatus_t curandDestroyGenerator(curandGenerator_t generator)
 {
-    std::lock_guard<std::mutex> hold(generators_lock);
-    if (!generator || !generators.erase(generator))
+    if (!generators.remove(generator))
         return fail(CURAND_STATUS_NOT_INITIALIZED,
                     "curandDestroyGenerator: generator 0x%" PRIxPTR " is not a live cuRAND generator",
                     reinterpret_cast<std::uintptr_t>(generator));

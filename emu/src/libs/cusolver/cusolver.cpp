@@ -20,31 +20,16 @@ namespace simtlab_emu {
 namespace solver {
 namespace {
 
-std::mutex handles_lock;
-std::unordered_set<cusolverDnHandle_t> handles;
+libs::handle_registry<cusolverDnHandle_t> handles;
 
 } /* namespace */
 
-cusolverStatus_t fail(cusolverStatus_t status, const char *fmt, ...)
-{
-    char text[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    std::vsnprintf(text, sizeof text, fmt, ap);
-    va_end(ap);
-    set_diagnostic(text);
-    return status;
-}
-
 cusolverStatus_t check_handle(cusolverDnHandle_t h, const char *api)
 {
-    {
-        std::lock_guard<std::mutex> hold(handles_lock);
-        if (!h || !handles.count(h))
-            return fail(CUSOLVER_STATUS_NOT_INITIALIZED,
-                        "%s: handle 0x%" PRIxPTR " is not a live cuSOLVER handle (call cusolverDnCreate first)", api,
-                        reinterpret_cast<std::uintptr_t>(h));
-    }
+    if (!handles.is_live(h))
+        return fail(CUSOLVER_STATUS_NOT_INITIALIZED,
+                    "%s: handle 0x%" PRIxPTR " is not a live cuSOLVER handle (call cusolverDnCreate first)", api,
+                    reinterpret_cast<std::uintptr_t>(h));
     if (cudaError_t e = sticky_error())
         return fail(CUSOLVER_STATUS_EXECUTION_FAILED, "%s: the CUDA context is poisoned by an earlier %s", api,
                     cudaGetErrorName(e));
@@ -259,16 +244,17 @@ cusolverStatus_t cusolverDnCreate(cusolverDnHandle_t *handle)
     cusolverDnHandle_t h = new (std::nothrow) cusolverDnContext{nullptr};
     if (!h)
         return CUSOLVER_STATUS_ALLOC_FAILED;
-    std::lock_guard<std::mutex> hold(handles_lock);
-    handles.insert(h);
+    if (!handles.add(h)) {
+        delete h;
+        return CUSOLVER_STATUS_ALLOC_FAILED;
+    }
     *handle = h;
     return CUSOLVER_STATUS_SUCCESS;
 }
 
 cusolverStatus_t cusolverDnDestroy(cusolverDnHandle_t handle)
 {
-    std::lock_guard<std::mutex> hold(handles_lock);
-    if (!handle || !handles.erase(handle))
+    if (!handles.remove(handle))
         return fail(CUSOLVER_STATUS_NOT_INITIALIZED, "cusolverDnDestroy: handle 0x%" PRIxPTR
                     " is not a live cuSOLVER handle", reinterpret_cast<std::uintptr_t>(handle));
     delete handle;

@@ -8,7 +8,7 @@
 #ifndef SIMTLAB_EMU_CUSOLVER_INTERNAL_HPP
 #define SIMTLAB_EMU_CUSOLVER_INTERNAL_HPP
 
-#include "services.hpp"
+#include "libs/common/library.hpp"
 #include "runtime/internal.hpp"
 
 #include <cusolverDn.h>
@@ -21,9 +21,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <mutex>
 #include <new>
-#include <unordered_set>
 #include <vector>
 
 struct cusolverDnContext {
@@ -72,8 +70,8 @@ SL_LAPACK_DECLARE_COMPLEX(z, cuDoubleComplex, double)
 namespace simtlab_emu {
 namespace solver {
 
-/* Sets the diagnostic (printed on stderr) and returns status. */
-cusolverStatus_t fail(cusolverStatus_t status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Sets the diagnostic (printed on stderr) and returns status (libs/common/library.hpp). */
+using libs::fail;
 /* A live handle in a usable context. */
 cusolverStatus_t check_handle(cusolverDnHandle_t h, const char *api);
 /* Whether `bytes` at p lie in one live device allocation (no diagnostic). */

@@ -33,14 +33,9 @@ namespace simtlab_emu {
 namespace solver {
 namespace {
 
-std::mutex params_lock;
-std::unordered_set<syevjInfo_t> live_params;
+libs::handle_registry<syevjInfo_t> live_params;
 
-bool live_param(syevjInfo_t p)
-{
-    std::lock_guard<std::mutex> hold(params_lock);
-    return p && live_params.count(p);
-}
+bool live_param(syevjInfo_t p) { return live_params.is_live(p); }
 
 cusolverStatus_t check_params(syevjInfo_t p, const char *api)
 {
@@ -280,16 +275,17 @@ cusolverStatus_t cusolverDnCreateSyevjInfo(syevjInfo_t *info)
     syevjInfo_t p = new (std::nothrow) syevjInfo{0.0, 100, 1, 0.0, 0};
     if (!p)
         return CUSOLVER_STATUS_ALLOC_FAILED;
-    std::lock_guard<std::mutex> hold(params_lock);
-    live_params.insert(p);
+    if (!live_params.add(p)) {
+        delete p;
+        return CUSOLVER_STATUS_ALLOC_FAILED;
+    }
     *info = p;
     return CUSOLVER_STATUS_SUCCESS;
 }
 
 cusolverStatus_t cusolverDnDestroySyevjInfo(syevjInfo_t info)
 {
-    std::lock_guard<std::mutex> hold(params_lock);
-    if (!info || !live_params.erase(info))
+    if (!live_params.remove(info))
         return fail(CUSOLVER_STATUS_INVALID_VALUE,
                     "cusolverDnDestroySyevjInfo: info 0x%" PRIxPTR " is not a live syevjInfo_t",
                     reinterpret_cast<std::uintptr_t>(info));

@@ -7,23 +7,19 @@
  * checked when a product uses it (cuSPARSE accepts NULL arrays at creation).
  */
 #include "libs/cusparse/internal.hpp"
-#include "services.hpp"
 #include "runtime/internal.hpp"
 
 #include <cinttypes>
-#include <cstdarg>
 #include <cstdio>
 #include <cstring>
-#include <mutex>
 #include <new>
-#include <unordered_set>
 
 namespace simtlab_emu {
 namespace sparse {
 namespace {
 
-std::mutex live_lock;
-std::unordered_set<const void *> live_handles, live_spmats, live_dnvecs, live_dnmats, live_matdescrs;
+using registry = libs::handle_registry<const void *>;
+registry live_handles, live_spmats, live_dnvecs, live_dnmats, live_matdescrs;
 
 struct status_info {
     cusparseStatus_t code;
@@ -54,13 +50,12 @@ const status_info *find_status(cusparseStatus_t s)
     return nullptr;
 }
 
-cusparseStatus_t check_live(const std::unordered_set<const void *> &set, const void *d, const char *api,
-                            const char *name, const char *kind, const char *maker)
+cusparseStatus_t check_live(const registry &set, const void *d, const char *api, const char *name, const char *kind,
+                            const char *maker)
 {
-    std::lock_guard<std::mutex> hold(live_lock);
     if (!d)
         return INVALID("%s: %s is NULL", api, name);
-    if (!set.count(d))
+    if (!set.is_live(d))
         return INVALID("%s: %s 0x%" PRIxPTR " is not a live %s descriptor (%s makes one; it is gone once destroyed)",
                        api, name, addr(d), kind, maker);
     return CUSPARSE_STATUS_SUCCESS;
@@ -72,12 +67,9 @@ cusparseStatus_t check_matdescr(const void *d, const char *api)
 }
 
 template <class T>
-cusparseStatus_t register_new(std::unordered_set<const void *> &set, T *d, T **out)
+cusparseStatus_t register_new(registry &set, T *d, T **out)
 {
-    std::lock_guard<std::mutex> hold(live_lock);
-    try {
-        set.insert(d);
-    } catch (const std::bad_alloc &) {
+    if (!set.add(d)) {
         delete d;
         return CUSPARSE_STATUS_ALLOC_FAILED;
     }
@@ -86,12 +78,11 @@ cusparseStatus_t register_new(std::unordered_set<const void *> &set, T *d, T **o
 }
 
 template <class T>
-cusparseStatus_t destroy(std::unordered_set<const void *> &set, const T *d, const char *api, const char *kind)
+cusparseStatus_t destroy(registry &set, const T *d, const char *api, const char *kind)
 {
     if (!d)
         return CUSPARSE_STATUS_SUCCESS; /* as cuSPARSE: destroying NULL does nothing */
-    std::lock_guard<std::mutex> hold(live_lock);
-    if (!set.erase(d))
+    if (!set.remove(d))
         return INVALID("%s: 0x%" PRIxPTR " is not a live %s descriptor (destroyed twice, or never created)", api,
                        addr(d), kind);
     delete d;
@@ -188,26 +179,11 @@ cusparseStatus_t create_dnmat(const char *api, cusparseDnMatDescr_t *out, int64_
 
 } /* namespace */
 
-cusparseStatus_t fail(cusparseStatus_t status, const char *fmt, ...)
-{
-    char text[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    std::vsnprintf(text, sizeof text, fmt, ap);
-    va_end(ap);
-    set_diagnostic(text);
-    return status;
-}
-
 cusparseStatus_t check_handle(cusparseHandle_t h, const char *api)
 {
-    {
-        std::lock_guard<std::mutex> hold(live_lock);
-        if (!h || !live_handles.count(h))
-            return fail(CUSPARSE_STATUS_NOT_INITIALIZED,
-                        "%s: handle 0x%" PRIxPTR " is not a live cuSPARSE handle (call cusparseCreate first)", api,
-                        addr(h));
-    }
+    if (!live_handles.is_live(h))
+        return fail(CUSPARSE_STATUS_NOT_INITIALIZED,
+                    "%s: handle 0x%" PRIxPTR " is not a live cuSPARSE handle (call cusparseCreate first)", api, addr(h));
     if (cudaError_t e = sticky_error())
         return fail(CUSPARSE_STATUS_EXECUTION_FAILED, "%s: the CUDA context is poisoned by an earlier %s", api,
                     cudaGetErrorName(e));
@@ -286,8 +262,7 @@ cusparseStatus_t cusparseCreate(cusparseHandle_t *handle)
 
 cusparseStatus_t cusparseDestroy(cusparseHandle_t handle)
 {
-    std::lock_guard<std::mutex> hold(live_lock);
-    if (!handle || !live_handles.erase(handle))
+    if (!live_handles.remove(handle))
         return fail(CUSPARSE_STATUS_NOT_INITIALIZED, "cusparseDestroy: handle 0x%" PRIxPTR " is not a live cuSPARSE handle",
                     addr(handle));
     delete handle;

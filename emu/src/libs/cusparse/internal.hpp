@@ -5,7 +5,7 @@
 #ifndef SIMTLAB_EMU_CUSPARSE_INTERNAL_HPP
 #define SIMTLAB_EMU_CUSPARSE_INTERNAL_HPP
 
-#include "services.hpp"
+#include "libs/common/library.hpp"
 #include "runtime/internal.hpp"
 
 #include <cusparse.h>
@@ -57,7 +57,7 @@ namespace simtlab_emu {
 namespace sparse {
 
 /* Sets the diagnostic (printed on stderr) and returns status. */
-cusparseStatus_t fail(cusparseStatus_t status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+using libs::fail; /* libs/common/library.hpp */
 #define INVALID(...) ::simtlab_emu::sparse::fail(CUSPARSE_STATUS_INVALID_VALUE, __VA_ARGS__)
 #define NOT_SUPPORTED(...) ::simtlab_emu::sparse::fail(CUSPARSE_STATUS_NOT_SUPPORTED, __VA_ARGS__)
 

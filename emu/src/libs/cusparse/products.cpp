@@ -18,7 +18,6 @@
  * alpha * scratch + beta * Y, without reading Y when beta is zero.
  */
 #include "libs/cusparse/internal.hpp"
-#include "services.hpp"
 #include "runtime/internal.hpp"
 
 #include <cinttypes>

@@ -12,9 +12,7 @@
 #include "libs/cusparse/internal.hpp"
 
 #include <cinttypes>
-#include <mutex>
 #include <new>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -28,15 +26,13 @@ namespace simtlab_emu {
 namespace sparse {
 namespace {
 
-std::mutex spsv_lock;
-std::unordered_set<const void *> live_spsv;
+libs::handle_registry<const void *> live_spsv;
 
 cusparseStatus_t check_spsv_descr(const void *d, const char *api)
 {
-    std::lock_guard<std::mutex> hold(spsv_lock);
     if (!d)
         return INVALID("%s: spsvDescr is NULL", api);
-    if (!live_spsv.count(d))
+    if (!live_spsv.is_live(d))
         return INVALID("%s: spsvDescr 0x%" PRIxPTR " is not a live SpSV descriptor (cusparseSpSV_createDescr makes "
                        "one; it is gone once destroyed)",
                        api, addr(d));
@@ -146,10 +142,7 @@ cusparseStatus_t cusparseSpSV_createDescr(cusparseSpSVDescr_t *descr)
     cusparseSpSVDescr_t d = new (std::nothrow) cusparseSpSVDescr{false, nullptr, CUSPARSE_OPERATION_NON_TRANSPOSE};
     if (!d)
         return CUSPARSE_STATUS_ALLOC_FAILED;
-    std::lock_guard<std::mutex> hold(spsv_lock);
-    try {
-        live_spsv.insert(d);
-    } catch (const std::bad_alloc &) {
+    if (!live_spsv.add(d)) {
         delete d;
         return CUSPARSE_STATUS_ALLOC_FAILED;
     }
@@ -161,8 +154,7 @@ cusparseStatus_t cusparseSpSV_destroyDescr(cusparseSpSVDescr_t descr)
 {
     if (!descr)
         return CUSPARSE_STATUS_SUCCESS;
-    std::lock_guard<std::mutex> hold(spsv_lock);
-    if (!live_spsv.erase(descr))
+    if (!live_spsv.remove(descr))
         return INVALID("cusparseSpSV_destroyDescr: 0x%" PRIxPTR " is not a live SpSV descriptor (destroyed twice, or "
                        "never created)",
                        addr(descr));

@@ -13,7 +13,7 @@
  * error wherever it is passed). Its memory, streams and events are the
  * device's, shared with the primary context: cuCtxDestroy waits for the
  * device but frees nothing that was allocated while it was current (on a
- * GPU it would). emu/README.md, "The driver API".
+ * GPU it would). emu/docs/libraries.md, "The driver API".
  *
  * cuInit is checked (its flags must be 0) but not required: the runtime,
  * which initializes the driver, is always up here. On a GPU, driver calls

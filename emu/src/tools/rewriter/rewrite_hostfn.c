@@ -33,7 +33,6 @@
 #include "rewrite_internal.h"
 
 #include <stdbool.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,71 +45,6 @@ enum {
     NAME_OTHER_MACRO = 'u',  /* a macro with a brace, a `;` or `namespace` in it */
     NAME_DEVICE_FN = 'f'     /* a function declared __device__ or __global__ */
 };
-
-/* ======================================================================
- * name sets
- * ====================================================================== */
-
-static uint64_t name_hash(const char *s, size_t n, char kind)
-{
-    uint64_t h = 1469598103934665603ull ^ (unsigned char)kind;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-    return h;
-}
-
-static struct name_slot *name_find(const name_set *s, const char *name, size_t n, char kind, uint64_t h)
-{
-    if (!s->cap)
-        return NULL;
-    for (size_t i = (size_t)h & (s->cap - 1);; i = (i + 1) & (s->cap - 1)) {
-        struct name_slot *e = &s->slots[i];
-        if (!e->used)
-            return e;
-        if (e->hash == h && e->kind == kind && e->len == n && memcmp(s->text.data + e->off, name, n) == 0)
-            return e;
-    }
-}
-
-bool name_set_has(const name_set *s, const char *name, size_t n, char kind)
-{
-    const struct name_slot *e = name_find(s, name, n, kind, name_hash(name, n, kind));
-    return e && e->used;
-}
-
-int name_set_add(name_set *s, const char *name, size_t n, char kind)
-{
-    if (name_set_has(s, name, n, kind))
-        return 0;
-    if ((s->count + 1) * 2 > s->cap) {
-        name_set bigger = {calloc(s->cap ? s->cap * 2 : 64, sizeof(struct name_slot)), s->cap ? s->cap * 2 : 64, 0,
-                           s->text};
-        if (!bigger.slots)
-            return -1;
-        for (size_t i = 0; i < s->cap; i++)
-            if (s->slots[i].used)
-                *name_find(&bigger, s->text.data + s->slots[i].off, s->slots[i].len, s->slots[i].kind,
-                           s->slots[i].hash) = s->slots[i];
-        free(s->slots);
-        bigger.count = s->count;
-        *s = bigger;
-    }
-    const size_t off = s->text.len;
-    sb_put(&s->text, name, n);
-    if (s->text.oom)
-        return -1;
-    const uint64_t h = name_hash(name, n, kind);
-    *name_find(s, name, n, kind, h) = (struct name_slot){h, off, n, kind, true};
-    s->count++;
-    return 0;
-}
-
-void name_set_free(name_set *s)
-{
-    free(s->slots);
-    free(s->text.data);
-    *s = (name_set){0};
-}
 
 /* This file's names, and with them those of every file of the translation
  * unit seen so far (tools/rewriter/rewrite_include.c keeps them across files). */
@@ -757,36 +691,6 @@ static void walk_decls(hostfn *h, size_t i, size_t end, size_t class_name)
             i = walk_decl(h, i, end, class_name);
         }
     }
-}
-
-int edit_start_order(const void *a, const void *b)
-{
-    const edit *x = a, *y = b;
-    if (x->start != y->start)
-        return x->start < y->start ? -1 : 1;
-    return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* Is byte pos inside (or at the start of) one of the first n edits, which
- * are sorted by start? */
-bool inside_edit(const rw *r, size_t n, size_t pos)
-{
-    size_t lo = 0, hi = n; /* first edit with start > pos */
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (r->edits[mid].start <= pos)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    for (size_t k = lo; k-- > 0;) {
-        const edit *e = &r->edits[k];
-        if (e->end > pos)
-            return true; /* a replacement that covers pos (or starts there) */
-        if (e->start < pos)
-            return false; /* edits do not overlap: none before reaches further */
-    }
-    return false;
 }
 
 /* After every other edit of the file: marks each host-only definition. */

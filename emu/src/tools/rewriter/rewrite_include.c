@@ -1,6 +1,8 @@
 /* simtlab source rewriter — the user's own headers (sl_rewrite_tree in
- * tools/rewriter/rewrite.h). Device code lives in headers too (__shared__ and launches in
- * a .cuh): such a header must be rewritten with the .cu that includes it.
+ * tools/rewriter/rewrite.h: the driver clears its outputs and calls
+ * include_tree, handing it rewrite_source, through which each header put in
+ * is rewritten). Device code lives in headers too (__shared__ and launches
+ * in a .cuh): such a header must be rewritten with the .cu that includes it.
  * Each followed #include line is replaced by the header's rewritten text:
  *
  *   #include "kernels.cuh"       ->   #line 1 "dir/kernels.cuh"
@@ -39,6 +41,7 @@ typedef struct include_ctx {
     strbuf kernel_arities;   /* "\nname count\n" for each kernel's parameter count, all files */
     name_set hostfn_names;   /* macros and device functions of all files (tools/rewriter/rewrite_hostfn.c) */
     bool says_volatile;      /* a file of the tree says volatile (code_says_volatile) */
+    rewrite_fn *rewrite;     /* the driver's rewrite of one file (include_tree) */
 } include_ctx;
 
 struct name_set *include_hostfn_names(struct include_ctx *c) { return &c->hostfn_names; }
@@ -412,7 +415,7 @@ static int rewrite_header(rw *r, const char *path, char *real, strbuf *text)
     c->chain[c->depth++] = real;
     c->pragma_once = false;
     const bool guarded = has_include_guard(src, len);
-    int rc = rewrite_source(src, len, path, false, c, text, r->err, r->errcap);
+    int rc = c->rewrite(src, len, path, false, c, text, r->err, r->errcap);
     c->guarded = guarded;
     c->depth--;
     free(src);
@@ -502,16 +505,13 @@ int inline_includes(rw *r)
     return 0;
 }
 
-int sl_rewrite_tree(const char *path, const sl_include_opts *opts, sl_outbuf *out, sl_outbuf *deps, char *err,
-                    size_t errcap)
+int include_tree(const char *path, const sl_include_opts *opts, rewrite_fn *rewrite, sl_outbuf *out,
+                 sl_outbuf *deps, char *err, size_t errcap)
 {
-    if (err && errcap)
-        err[0] = '\0';
-    sl_outbuf_free(out);
-    sl_outbuf_free(deps);
     static const sl_include_opts none = {NULL, 0, NULL};
     include_ctx c = {0};
     c.opts = opts ? opts : &none;
+    c.rewrite = rewrite;
     char *src = NULL;
     size_t len = 0;
     if (read_all(path, &src, &len, err, errcap) != 0)
@@ -520,7 +520,7 @@ int sl_rewrite_tree(const char *path, const sl_include_opts *opts, sl_outbuf *ou
     if (real)
         c.chain[c.depth++] = real;
     strbuf sb = {0};
-    int rc = rewrite_source(src, len, path, true, &c, &sb, err, errcap);
+    int rc = rewrite(src, len, path, true, &c, &sb, err, errcap);
     free(src);
     free(real);
     if (rc == 0 && (sb.oom || c.deps.oom)) {

@@ -1,7 +1,7 @@
 /* simtlab source rewriter — spin points (the whole is described in
  * tools/rewriter/rewrite.c).
  *
- * The spin watch (emu/README.md, "How a block runs") lets the other threads
+ * The spin watch (emu/docs/execution.md, "How a block runs") lets the other threads
  * of a block run while one spins on a volatile load, and fails a launch
  * whose spin can never end. It needs a call into the emulator on every
  * path that can repeat: a spin is a loop. This pass puts one at the top of

@@ -19,7 +19,7 @@
  * so file names with spaces or quotes need no care.
  *
  * The kernels of the .cu files are built checked by default (memcheck and
- * racecheck at every load and store, emu/README.md "racecheck and
+ * racecheck at every load and store, emu/docs/checks.md "racecheck and
  * memcheck"), with --profile also for the SIMT counters, or with --fast
  * without checks: "build modes" below.
  *
@@ -157,7 +157,7 @@ static void usage(FILE *to)
           "             Warp-synchronous code on volatile shared memory runs as a\n"
           "             converged warp runs it, with a racecheck warning that names\n"
           "             __syncwarp(). Costs a call at every load and store of the\n"
-          "             kernels (emu/README.md, \"Speed\": within 5x of --fast on the\n"
+          "             kernels (emu/docs/speed.md, \"Speed\": within 5x of --fast on the\n"
           "             throughput benchmark). SIMTLAB_EMU_RACECHECK=0 or\n"
           "             SIMTLAB_EMU_MEMCHECK=0 turns one off when the program runs\n"
           "  --racecheck  the same checked build, by name\n"
@@ -564,7 +564,7 @@ static void push_toolkit_guard(argvec *cmd)
     /* Thrust: Debian's (libthrust-dev) with its CPP device system, through
      * a directory whose thrust/ links to it, ahead of the guard (whose
      * thrust/ files say which packages to install when it is absent);
-     * emu/README.md, "Thrust and NVTX". */
+     * emu/docs/libraries.md, "Thrust and NVTX". */
     if (access(SLCC_THRUST_SHIM "/thrust/version.h", R_OK) == 0) {
         av_push(cmd, "-I");
         av_push(cmd, SLCC_THRUST_SHIM);
@@ -594,8 +594,31 @@ static void push_nvcc_defaults(argvec *cmd)
         av_push(cmd, flags[k]);
 }
 
+/* The optional libraries this emulator was configured without
+ * (SIMTLAB_EMU_WITH_<LIB>=OFF, emu/cmake/SimtlabEmuLibraries.cmake): the
+ * build passes SLCC_WITHOUT_LIBRARIES, the SIMTLAB_EMU_WITHOUT_<LIB> macros
+ * separated by spaces, and each becomes a -D here, so that such a library's
+ * header is an #error naming the option instead of a link error later. */
+#ifndef SLCC_WITHOUT_LIBRARIES
+#define SLCC_WITHOUT_LIBRARIES ""
+#endif
+static void push_left_out_libraries(argvec *cmd)
+{
+    const char *p = SLCC_WITHOUT_LIBRARIES;
+    while (*p) {
+        size_t n = strcspn(p, " ");
+        if (n > 0) {
+            char flag[128];
+            snprintf(flag, sizeof flag, "-D%.*s", (int)n, p);
+            av_push(cmd, flag);
+        }
+        p += n;
+        p += strspn(p, " ");
+    }
+}
+
 /* ---- build modes ------------------------------------------------------------
- * How the .cu files' code is compiled (emu/README.md, "racecheck and
+ * How the .cu files' code is compiled (emu/docs/checks.md, "racecheck and
  * memcheck" and "Speed", say what each finds and costs):
  *   checked (the default, and --racecheck): GCC calls the emulator before
  *     every load and store (SIMTLAB_EMU_PROFILE_BUILD=0), which memcheck and
@@ -699,7 +722,7 @@ static void push_profile_flags(argvec *cmd, const options *o, bool says_volatile
 /* The spin watch (issue 16; SIMTLAB_EMU_SPIN_FLAGS in SimtlabEmu.cmake): a
  * thread that spins on a volatile load lets the others of its block run,
  * and a spin that can never end fails the launch naming its line. It costs
- * a call per loop iteration of device code (emu/README.md, "How a block
+ * a call per loop iteration of device code (emu/docs/execution.md, "How a block
  * runs"); --no-spin-watch leaves it out. Not under a sanitizer (see above). */
 static bool spin_watch_wanted(const options *o)
 {
@@ -804,6 +827,7 @@ static int compile_cu(const options *o, workdir *w, size_t index, const char *cu
     av_push(&cmd, "-I"); /* before the user's -I: our cuda_runtime.h, not a toolkit's */
     av_push(&cmd, SLCC_EMU_INCLUDE);
     push_nvcc_defaults(&cmd);
+    push_left_out_libraries(&cmd);
     av_push_all(&cmd, &o->preproc);
     push_toolkit_guard(&cmd);
     /* The .cu's own "includes" were put in by the rewriter (a cycle's by
@@ -848,6 +872,7 @@ static int compile_host(const options *o, input_kind kind, const char *c, const 
     av_push(&cmd, "-I");
     av_push(&cmd, SLCC_EMU_INCLUDE);
     push_nvcc_defaults(&cmd);
+    push_left_out_libraries(&cmd);
     av_push_all(&cmd, &o->preproc);
     push_toolkit_guard(&cmd);
     av_push_all(&cmd, &o->codegen);

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks the relative links of markdown pages: the file must exist and, for
 a #fragment, the target page must have a heading with that GitHub anchor.
-Usage: check_links.py PAGE.md...  Exit 1 if a link is broken."""
+Usage: check_doc_links.py PAGE.md...  Exit 1 if a link is broken."""
 import os, re, sys
 
 def anchors(path):

@@ -23,20 +23,24 @@
  * (256 steps per path, wall clock only, then the same at 2^12 items), so its
  * figures (bench/data/03_divergence_h200_2026-12-04.csv) can be reproduced.
  *
- * Without a GPU: the table modelled by the emulator from the warps' real
- * paths (simtlab/core.h, sl_modelled): SIMT efficiency, diverged branches
- * per warp, and the modelled slowdown, warp-level issues (basic blocks) of a
- * version over its control's, with the expected 1/k and k beside them. It
- * is a model, labelled so, never a GPU time; the chart also draws the H200's
- * 12-04 measurement from its data file. --timed also runs the GPU's tables
- * on the emulator at a small size (CPU times, labelled), to check the code.
+ * Without a GPU: the modelled GPU time of the 12-04 configuration (the
+ * emulator's timing model, emu/docs/model.md, on the GPU SIMTLAB_MODEL_GPU
+ * names, default h200) of v1 and v2 for each k at 2^20 items (sampled
+ * blocks) and at 2^12, and their slowdown beside k; then the table modelled
+ * from the warps' real paths (simtlab/core.h, sl_modelled): SIMT efficiency,
+ * diverged branches per warp, and the ratio of warp-level issues (basic
+ * blocks) of a version over its control's, with the expected 1/k and k
+ * beside them. Both are models, labelled so, never a GPU time; the chart
+ * draws three lines: k, the modelled slowdown and the H200's 12-04
+ * measurement from its data file. --timed also runs the GPU's tables on the
+ * emulator at a small size (CPU times, labelled), to check the code.
  *
  * CSV: the timed rows (n, column v1_k4, v1_k4_fixed, ...), the slowdown
  * against k as rows with n = k (slowdown_wall, _net, _cycles on a GPU;
- * slowdown_measured under --config 12-04; slowdown_modelled and
- * slowdown_h200_1204 under the emulator; expected_k), drawn as
- * 03_divergence-slowdown, and the sweep's slowdowns against n, drawn as
- * 03_divergence-sweep.
+ * slowdown_measured under --config 12-04; slowdown_modelled_<gpu>,
+ * slowdown_h200_1204 and issue_ratio_modelled under the emulator;
+ * expected_k), drawn as 03_divergence-slowdown, and the sweep's slowdowns
+ * against n, drawn as 03_divergence-sweep.
  *
  * Usage: bench_03_divergence [--csv FILE] [--quick] [--config 12-04] [--timed] */
 #include <math.h>
@@ -49,6 +53,7 @@
 #define WORK 256      /* steps of each path, the branches and the escape cap */
 #define WIDTH 1024    /* escape-time image width */
 #define MODEL_N 4096  /* items the model looks at: 128 warps */
+#define WORK_1204 256 /* steps per path of the 12-04 run */
 #define TARGET_PCT 15 /* the slowdown within 15% of k */
 
 typedef struct host_data {
@@ -107,9 +112,8 @@ static int print_modelled(bench_env *env, const host_data *h)
         char what[64];
         snprintf(what, sizeof what, "v1 split by lane %% %d", k);
         model_row(env, what, &split, &control, 1.0 / k, k);
-        chart_point(env, k, "slowdown_modelled",
+        chart_point(env, k, "issue_ratio_modelled",
                     control.inst_executed ? (double)split.inst_executed / (double)control.inst_executed : 0.0);
-        chart_point(env, k, "expected_k", (double)k);
     }
     sl_modelled m[10];
     for (int v = 2; v <= 9; v++)
@@ -128,6 +132,108 @@ static int print_modelled(bench_env *env, const host_data *h)
     return 1;
 }
 
+/* ---- the modelled GPU time of the 12-04 configuration (no GPU needed) ----------------- */
+
+/* The emulator's timing model (emu/docs/model.md) of the k-way split at the
+ * 12-04 configuration (256 steps per path, 256 threads per block), at 2^20
+ * items, the size the H200 measured, and at 2^12: a time on the GPU that
+ * SIMTLAB_MODEL_GPU names (default h200), modelled, never measured. At 2^20
+ * the launch's 4096 blocks are sampled (MODEL_SAMPLE_BLOCKS of them, spread
+ * over the grid, the counts scaled by the grid: the split's work does not
+ * depend on its data, so sampling is sound here). */
+#define MODEL_1204_LOG2 20
+#define MODEL_SMALL_LOG2 12
+#define MODEL_SAMPLE_BLOCKS "64"
+
+typedef struct model_call {
+    const uint32_t *d_x;
+    uint32_t *d_out;
+    size_t n;
+    sl_divergence_params p;
+    sl_opts opts;
+} model_call;
+
+static sl_status run_model_call(void *ctx)
+{
+    model_call *c = ctx;
+    double ms = 0.0;
+    return sl_divergence_device(c->d_x, c->d_out, c->n, &c->p, &c->opts, &ms);
+}
+
+/* us of one call of `version` at k; -1 with *note why not. */
+static double model_us(model_call *c, int version, int k, char *gpu, size_t gpu_cap, char *note, size_t note_cap)
+{
+    sl_modelled m;
+    c->p.k = k;
+    c->opts.version = version;
+    if (sl_modelled_run(run_model_call, c, &m) != SL_OK) {
+        snprintf(note, note_cap, "not modelled: %s", sl_last_error());
+        return -1.0;
+    }
+    snprintf(gpu, gpu_cap, "%s", m.model_gpu[0] ? m.model_gpu : "h200");
+    snprintf(note, note_cap, "%s", m.model_note);
+    return m.model_us;
+}
+
+static int print_modelled_time(bench_env *env)
+{
+    if (sl_modelled_available() != SL_OK) {
+        bench_skip(env, "slowdown_modelled_*", sl_last_error());
+        return 1;
+    }
+    size_t n_big = (size_t)1 << MODEL_1204_LOG2, bytes = n_big * sizeof(uint32_t);
+    uint32_t *x = malloc(bytes), *d_x = NULL, *d_out = NULL;
+    int ok = x && sl_alloc_device(&d_x, bytes) == SL_OK && sl_alloc_device(&d_out, bytes) == SL_OK;
+    uint64_t state = 3; /* the keys main() draws, at the size the H200 ran */
+    for (size_t i = 0; ok && i < n_big; i++) x[i] = (uint32_t)sl_rng_next(&state);
+    if (ok) ok = sl_copy_to_device(d_x, x, bytes) == SL_OK;
+    free(x);
+    if (!ok) {
+        fprintf(stderr, "bench_03: the modelled run at 2^%d: %s\n", MODEL_1204_LOG2, sl_last_error());
+        sl_free_device(d_x);
+        sl_free_device(d_out);
+        return 0;
+    }
+    char gpu[32] = "h200", note[200] = "";
+    double t[2][3][33]; /* [size][version][k] */
+    const int log2s[2] = {MODEL_1204_LOG2, MODEL_SMALL_LOG2};
+    for (int s = 0; ok && s < 2; s++)
+        for (int k = 1; ok && k <= 32; k *= 2) {
+            model_call c = {d_x, d_out, (size_t)1 << log2s[s], {k, WORK_1204, WIDTH}, {1, 256}};
+            for (int v = 1; v <= 2; v++) {
+                t[s][v][k] = model_us(&c, v, k, gpu, sizeof gpu, note, sizeof note);
+                if (t[s][v][k] < 0) { /* said, never a number */
+                    bench_skip(env, "slowdown_modelled_*", note);
+                    ok = 0;
+                    break;
+                }
+            }
+        }
+    sl_free_device(d_x);
+    sl_free_device(d_out);
+    if (!ok) return 1; /* said above: never a number */
+    printf("\nmodelled %s time of the 12-04 configuration (the emulator's timing model: modelled, not measured;\n"
+           "256 steps per path, 256 threads per block; 2^20 from %s sampled blocks of 4096, scaled by the grid):\n",
+           gpu, getenv("SIMTLAB_EMU_SAMPLE_BLOCKS") ? getenv("SIMTLAB_EMU_SAMPLE_BLOCKS") : "all");
+    printf("  %4s %11s %11s %9s %9s   %11s %11s %9s\n", "k", "v1 us 2^20", "v2 us 2^20", "slowdown", "expected",
+           "v1 us 2^12", "v2 us 2^12", "slowdown");
+    char col[64];
+    snprintf(col, sizeof col, "slowdown_modelled_%s", gpu);
+    for (int k = 1; k <= 32; k *= 2) {
+        double big = t[0][1][k] / t[0][2][k], small = t[1][1][k] / t[1][2][k];
+        printf("  %4d %11.2f %11.2f %9.2f %9d   %11.2f %11.2f %9.2f\n", k, t[0][1][k], t[0][2][k], big, k, t[1][1][k],
+               t[1][2][k], small);
+        chart_point(env, k, col, big);
+        chart_point(env, k, "expected_k", (double)k);
+        if (env->csv)
+            fprintf(env->csv, "# modelled_time,%s,k=%d,v1_us_2^20=%.6g,v2_us_2^20=%.6g,v1_us_2^12=%.6g,v2_us_2^12=%.6g\n",
+                    gpu, k, t[0][1][k], t[0][2][k], t[1][1][k], t[1][2][k]);
+    }
+    printf("  (the bound of the last launch: %s; tutorial/03-warps-and-divergence.md reads these figures)\n",
+           note[0] ? note : "-");
+    return 1;
+}
+
 /* ---- the timed columns (a GPU; the emulator's times would be CPU times) --------------- */
 
 /* What a timed run measures. The 12-04 configuration (--config 12-04) is the
@@ -139,7 +245,6 @@ static int print_modelled(bench_env *env, const host_data *h)
  * with 0 steps per path) and taken out; the per-warp cycles the kernels
  * record with clock64(); and a sweep of n that shows where the fixed cost,
  * the issue rate or too few resident warps sets the time. */
-#define WORK_1204 256   /* steps per path of the 12-04 run */
 #define WORK_TIMED 4096 /* steps per path by default on a GPU */
 #define CLOCK_WARPS 4096 /* warps whose clocks are read: the first ones of the call */
 
@@ -452,7 +557,8 @@ static int bench_device(bench_env *env, void *chapter, int log2_n, size_t n)
     bench_skip(env, "measured slowdown (v1_k* v2_k* v3 .. v9)",
                "it needs a GPU; the emulator's times are CPU times, so its model is shown instead");
     measured_1204_points(env);
-    int ok = print_modelled(env, h);
+    int ok = print_modelled_time(env);
+    if (ok) ok = print_modelled(env, h);
     if (ok && !opt.timed)
         bench_skip(env, "emulated_slowdown_* sweep_slowdown_*",
                    "--timed runs the GPU's tables on the emulator at a small size, as CPU times");
@@ -472,15 +578,16 @@ static const bench_label labels[] = {
     {"emulated_slowdown_wall", "emulator, CPU times (not a GPU): wall clock"},
     {"emulated_slowdown_net", "emulator, CPU times (not a GPU): fixed costs taken out"},
     {"emulated_slowdown_cycles", "emulator, emulated cycles (not a GPU's)"},
-    {"slowdown_modelled", "modelled (warp issues)"},
-    {"expected_k", "expected"},
+    {"slowdown_modelled_h200", "modelled on the H200 (the emulator's timing model, not measured)"},
+    {"issue_ratio_modelled", "modelled warp issues, v1 over v2 (4096 items)"},
+    {"expected_k", "k, the naive expectation (no fixed cost)"},
     {"sweep_slowdown_wall", "k = 32, wall clock"},
     {"sweep_slowdown_net", "k = 32, fixed costs taken out"},
     {NULL, NULL}};
 
 static const bench_chart charts[] = {
     {"slowdown", "the k-way split: slowdown over the warp-index control", "k (paths per warp, log scale)",
-     "slowdown (x)", "6", 1, "slowdown_* emulated_slowdown_* expected_k"},
+     "slowdown (x)", "6", 1, "expected_k slowdown_* emulated_slowdown_*"},
     {"sweep", "the k = 32 split over n: fixed-cost, latency- and issue-bound", "n (items, log scale)",
      "slowdown (x)", "6", 1, "sweep_slowdown_*"},
     {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
@@ -498,6 +605,10 @@ static const bench_spec spec = {
 int main(int argc, char **argv)
 {
     bench_env env;
+    /* The modelled time at 2^20 (print_modelled_time) samples the launch's
+     * blocks; every other launch of an emulated run has at most 64 blocks,
+     * so it runs whole. A value in the environment wins. */
+    if (!getenv("SIMTLAB_EMU_SAMPLE_BLOCKS")) setenv("SIMTLAB_EMU_SAMPLE_BLOCKS", MODEL_SAMPLE_BLOCKS, 0);
     int rc = bench_init(&env, argc, argv, &spec);
     if (rc) return rc == 3 ? 0 : rc;
     size_t max_n = (size_t)1 << env.log2_max;

@@ -5,7 +5,7 @@
  * --quick: 128; no device: CPU columns up to 2048), then the skinny shapes
  * 4096 x 4096 x 64 and 64 x 4096 x 4096 (not on the emulator: too slow).
  *
- * Flops per product: 2mnk. On a GPU, v7's tile shape is first autotuned at
+ * Flops per product: 2mnk. On a GPU, v9's tile shape is first autotuned at
  * the largest square size (every shape's GFLOP/s and the pick go to the
  * CSV). Every column is checked against OpenBLAS before it is timed.
  * Targets, printed and not asserted: on a GPU, the best version at >= 80%
@@ -197,7 +197,7 @@ static int device_shape(bench_env *env, host_data *h, size_t n, bench_table *t)
     char name[64];
     if (h->suffix[0] == '\0') {
         ok = bench_versions(env, n, &col, &d.opts, t);
-    } else { /* bench_versions names its rows v1..v7; these carry the shape */
+    } else { /* bench_versions names its rows v1..v9; these carry the shape */
         col.name = name;
         for (int v = 1; ok && v <= t->versions; v++) {
             char base[16];
@@ -257,25 +257,25 @@ static void csv_value(bench_env *env, size_t n, const char *column, double value
     if (env->csv) fprintf(env->csv, "%zu,%s,0,0,0,%.6g,%s\n", n, column, value, unit);
 }
 
-/* ---- v7's autotuner (GPU only) ------------------------------------------------------- */
+/* ---- v9's autotuner (GPU only) ------------------------------------------------------- */
 static int autotune(bench_env *env)
 {
     size_t n = (size_t)1 << env->log2_max;
-    int count = sl_sgemm_v7_shape_count(), best = 0;
+    int count = sl_sgemm_v9_shape_count(), best = 0;
     double ms[16];
-    printf("autotuning v7's tile shape at %zu^3 on %s:\n", n, env->device_info.name);
-    if (sl_sgemm_v7_autotune(n, n, n, &best, ms) != SL_OK) {
+    printf("autotuning v9's tile shape at %zu^3 on %s:\n", n, env->device_info.name);
+    if (sl_sgemm_v9_autotune(n, n, n, &best, ms) != SL_OK) {
         fprintf(stderr, "the autotuner failed: %s\n", sl_last_error());
         return 0;
     }
     for (int s = 0; s < count; s++) {
         double gflops = bench_rate(bench_flops_gemm(n, n, n), ms[s]);
-        printf("  shape %d  %-52s %9.1f GFLOP/s%s\n", s, sl_sgemm_v7_shape_name(s), gflops, s == best ? "  <- v7" : "");
+        printf("  shape %d  %-52s %9.1f GFLOP/s%s\n", s, sl_sgemm_v9_shape_name(s), gflops, s == best ? "  <- v9" : "");
         char name[32];
-        snprintf(name, sizeof name, "v7_shape%d", s);
+        snprintf(name, sizeof name, "v9_shape%d", s);
         csv_value(env, n, name, gflops, "GFLOP/s (autotune)");
     }
-    if (env->csv) fprintf(env->csv, "# v7 autotuned: shape %d (%s) at %zu^3\n", best, sl_sgemm_v7_shape_name(best), n);
+    if (env->csv) fprintf(env->csv, "# v9 autotuned: shape %d (%s) at %zu^3\n", best, sl_sgemm_v9_shape_name(best), n);
     return 1;
 }
 
@@ -323,7 +323,9 @@ static const bench_label labels[] = {
     {"v4", "v4 1D register blocking"},
     {"v5", "v5 2D register blocking"},
     {"v6", "v6 float4 loads, transposed A tile"},
-    {"v7", "v7 warp tiling, double-buffered, autotuned"},
+    {"v7", "v7 warp tiling"},
+    {"v8", "v8 warp tiling, double-buffered"},
+    {"v9", "v9 warp tiling, double-buffered, autotuned"},
     {"cublas", "cuBLAS cublasSgemm"},
     {"cublas_emu", "the emulator's cuBLAS (OpenBLAS on the CPU)"},
     {"cpu_naive", "CPU triple loop, one core"},
@@ -333,12 +335,12 @@ static const bench_label labels[] = {
 
 static const bench_chart charts[] = {
     {"gflops", "SGEMM: GFLOP/s of every version, cuBLAS and the CPU", "n (m = n = k)", "GFLOP/s", NULL, 1,
-     "v1 v2 v3 v4 v5 v6 v7 cublas cublas_emu cpu_naive cpu_blocked_omp cpu_openblas"},
+     "v1 v2 v3 v4 v5 v6 v7 v8 v9 cublas cublas_emu cpu_naive cpu_blocked_omp cpu_openblas"},
     {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
 static const bench_spec spec = {
     .title = "05 SGEMM (C = A * B, row-major floats, 2mnk flops)", .unit = BENCH_GFLOPS, .name_width = 30,
-    .gpu_columns = "v1 v2 v3 v4 v5 v6 v7 cublas (and v7's autotuner)",
+    .gpu_columns = "v1 v2 v3 v4 v5 v6 v7 v8 v9 cublas (and v9's autotuner)",
     /* n = 128 .. 4096 in steps of 2x; the emulator stops at 256, CPU columns alone at 2048 */
     .log2_min = 7, .log2_step = 1, .log2_max_gpu = 12, .log2_max_emulated = 8, .log2_max_no_device = 11,
     .log2_max_quick = 7, .begin_size = begin_size, .cpu_columns = bench_cpu, .device_columns = bench_device,

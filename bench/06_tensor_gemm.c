@@ -1,20 +1,20 @@
 /* Chapter 06 benchmark — tensor-core GEMM: GFLOP/s (TFLOP/s = GFLOP/s /
- * 1000) of v1-v5 with f16 inputs (v5, Hopper's wgmma + TMA, only on a
+ * 1000) of v1-v6 with f16 inputs (v6, Hopper's wgmma + TMA, only on a
  * compute capability 9.0 GPU: elsewhere its column is absent and the
- * reason printed; measured once, on an H200: tutorial/06), v4 with bf16, cublasGemmEx (f16 and bf16
- * inputs, float output, CUBLAS_COMPUTE_32F) and chapter 05's best SGEMM (v7)
- * on the same rounded inputs as floats, against OpenBLAS sgemm on those
- * floats on the CPU, on square products n = 256 .. 8192 in steps of 2x
- * (emulator: 256 only; no device: CPU columns up to 2048; --quick: 256).
+ * reason printed), v5 with bf16, cublasGemmEx (f16 and bf16 inputs, float
+ * output, CUBLAS_COMPUTE_32F) and chapter 05's best SGEMM (v9) on the same
+ * rounded inputs as floats, against OpenBLAS sgemm on those floats on the
+ * CPU, on square products n = 256 .. 8192 in steps of 2x (emulator: 256
+ * only; no device: CPU columns up to 2048; --quick: 256).
  *
  * Every column is checked before it is timed: relative L2 error against
  * OpenBLAS below 2e-3 (f16) or 1e-2 (bf16). Flops per product: 2n^3.
  * Targets, printed and never asserted, measured on a GPU only: on an H200
- * v4 at >= 55% of cuBLAS (mma.sync reaches about 60-65% of what wgmma
- * does on Hopper), v5 at >= 85% at 8192; on an Ampere-class GPU v4 at
+ * v5 at >= 55% of cuBLAS (mma.sync reaches about 60-65% of what wgmma
+ * does on Hopper), v6 at >= 85% at 8192; on an Ampere-class GPU v5 at
  * >= 80%.
  * Without a GPU: the emulator's modelled shared-memory bank conflicts of v3
- * (plain tiles) and v4 (swizzled; must be 0) at 128 x 128 x 64.
+ * and v4 (plain tiles) and v5 (swizzled; must be 0) at 128 x 128 x 64.
  *
  * Usage: bench_06_tensor_gemm [--csv FILE] [--quick] */
 #include <math.h>
@@ -145,7 +145,7 @@ static int with_inputs(bench_env *env, host_data *h, int type, int floats, bench
     return bench_inputs_make(env, in, 3, host, bytes, h->n) == SL_OK;
 }
 
-static void print_table(const bench_env *env, const bench_table *t, double bf16_v4_ms, double bf16_cublas_ms,
+static void print_table(const bench_env *env, const bench_table *t, double bf16_v5_ms, double bf16_cublas_ms,
                         double sgemm_ms)
 {
     printf("  %-50s %10s %9s %8s\n", "f16 inputs", "ms", bench_unit_label(env), "%cuBLAS");
@@ -154,11 +154,11 @@ static void print_table(const bench_env *env, const bench_table *t, double bf16_
             printf("  %-50s %10.4f %9.1f %7.1f%%\n", t->version_name(v), t->ms[v], bench_table_rate(t, v),
                    t->vendor_ms > 0 ? bench_table_pct_vendor(t, v) : 0.0);
     if (sgemm_ms > 0)
-        printf("  %-50s %10.4f %9.1f %7.1f%%\n", "chapter 05 SGEMM v7 (float, CUDA cores)", sgemm_ms,
+        printf("  %-50s %10.4f %9.1f %7.1f%%\n", "chapter 05 SGEMM v9 (float, CUDA cores)", sgemm_ms,
                bench_rate(t->amount, sgemm_ms), t->vendor_ms > 0 ? 100.0 * t->vendor_ms / sgemm_ms : 0.0);
-    if (bf16_v4_ms > 0 && bf16_cublas_ms > 0)
-        printf("  %-50s %10.4f %9.1f %7.1f%% (of cuBLAS bf16)\n", "v4 with bf16 inputs", bf16_v4_ms,
-               bench_rate(t->amount, bf16_v4_ms), 100.0 * bf16_cublas_ms / bf16_v4_ms);
+    if (bf16_v5_ms > 0 && bf16_cublas_ms > 0)
+        printf("  %-50s %10.4f %9.1f %7.1f%% (of cuBLAS bf16)\n", "v5 with bf16 inputs", bf16_v5_ms,
+               bench_rate(t->amount, bf16_v5_ms), 100.0 * bf16_cublas_ms / bf16_v5_ms);
 }
 
 static int bench_device(bench_env *env, void *chapter, int log2_n, size_t n)
@@ -168,7 +168,7 @@ static int bench_device(bench_env *env, void *chapter, int log2_n, size_t n)
     bench_inputs in;
     bench_table t = {.version_name = sl_tgemm_version_name, .versions = sl_tgemm_version_count(),
                      .amount = flops_of(n), .vendor = "cuBLAS", .vendor_ms = -1.0};
-    double bf16_v4 = -1, bf16_cublas = -1, sgemm = -1;
+    double bf16_v5 = -1, bf16_cublas = -1, sgemm = -1;
     device_run d = {&in, h, COL_VERSION, 0, {0, 0}};
     bench_column col = {.ctx = &d, .run_device = time_device, .prepare = poison_device_c, .check = check_device,
                         .inputs = &in, .bytes = (size_t)flops_of(n), .flops = flops_of(n)};
@@ -177,28 +177,28 @@ static int bench_device(bench_env *env, void *chapter, int log2_n, size_t n)
     d.kind = COL_CUBLAS, col.name = env->emulated ? "cublas_emu" : "cublas";
     if (ok) ok = bench_column_run(env, n, &col, &t.vendor_ms);
     if (ok) bench_inputs_free(&in);
-    /* bf16: v4 and cuBLAS */
+    /* bf16: v5 and cuBLAS */
     if (ok && (ok = with_inputs(env, h, 1, 0, &in))) {
-        d.type = 1, d.kind = COL_VERSION, d.opts.version = 4, col.name = "bf16_v4";
-        ok = bench_column_run(env, n, &col, &bf16_v4);
+        d.type = 1, d.kind = COL_VERSION, d.opts.version = 5, col.name = "bf16_v5";
+        ok = bench_column_run(env, n, &col, &bf16_v5);
         d.kind = COL_CUBLAS, col.name = env->emulated ? "bf16_cublas_emu" : "bf16_cublas";
         if (ok) ok = bench_column_run(env, n, &col, &bf16_cublas);
         bench_inputs_free(&in);
     }
     /* chapter 05's best on the f16-rounded values as floats */
     if (ok && (ok = with_inputs(env, h, 0, 1, &in))) {
-        d.type = 0, d.kind = COL_SGEMM, col.name = "sgemm_v7";
+        d.type = 0, d.kind = COL_SGEMM, col.name = "sgemm_v9";
         ok = bench_column_run(env, n, &col, &sgemm);
         bench_inputs_free(&in);
     }
     if (!ok) return 0;
-    print_table(env, &t, bf16_v4, bf16_cublas, sgemm);
+    print_table(env, &t, bf16_v5, bf16_cublas, sgemm);
     if (env->have_gpu && t.vendor_ms > 0)
-        printf("target at %zu^3 on %s: v4 at %.1f%% of cuBLAS (H200: >= 55%%; Ampere-class: >= 80%%)\n", n,
-               env->device_info.name, bench_table_pct_vendor(&t, 4));
-    if (env->have_gpu && t.vendor_ms > 0 && t.ms[5] > 0)
-        printf("target at %zu^3 on %s: v5 at %.1f%% of cuBLAS (H200 at 8192: >= 85%%)\n", n, env->device_info.name,
-               bench_table_pct_vendor(&t, 5));
+        printf("target at %zu^3 on %s: v5 at %.1f%% of cuBLAS (H200: >= 55%%; Ampere-class: >= 80%%)\n", n,
+               env->device_info.name, bench_table_pct_vendor(&t, 5));
+    if (env->have_gpu && t.vendor_ms > 0 && t.ms[6] > 0)
+        printf("target at %zu^3 on %s: v6 at %.1f%% of cuBLAS (H200 at 8192: >= 85%%)\n", n, env->device_info.name,
+               bench_table_pct_vendor(&t, 6));
     return 1;
 }
 
@@ -213,11 +213,11 @@ static void modelled_columns(bench_env *env)
     printf("\nmodelled by the emulator, %d x %d x %d (SIMT counters from the warps' real addresses; ldmatrix's row "
            "reads included, cp.async's shared writes not): not GPU measurements\n", MODEL_M, MODEL_M, MODEL_K);
     printf("  %-50s %14s %14s %12s\n", "version", "shld confl/req", "shst confl/req", "ld sect/req");
-    for (int v = 3; v <= 4; v++) {
+    for (int v = 3; v <= 5; v++) {
         sl_tgemm_model m;
         sl_status st = sl_tgemm_modelled(v, MODEL_M, MODEL_M, MODEL_K, &m);
         if (st == SL_ERR_UNSUPPORTED) {
-            bench_skip(env, "modelled bank conflicts of v3 and v4", sl_last_error());
+            bench_skip(env, "modelled bank conflicts of v3, v4 and v5", sl_last_error());
             return;
         }
         if (st != SL_OK) {
@@ -238,25 +238,26 @@ static const bench_label labels[] = {
     {"v1", "v1 WMMA 16x16x16, one warp per tile (f16)"},
     {"v2", "v2 WMMA over shared-memory tiles (f16)"},
     {"v3", "v3 mma.sync fed by ldmatrix (f16)"},
-    {"v4", "v4 v3 + cp.async pipeline, swizzled (f16)"},
-    {"v5", "v5 wgmma + TMA, producer/consumer warpgroups (f16, sm_90 only)"},
+    {"v4", "v4 v3 + cp.async pipeline (f16)"},
+    {"v5", "v5 v4 + swizzled shared memory (f16)"},
+    {"v6", "v6 wgmma + TMA, producer/consumer warpgroups (f16, sm_90 only)"},
     {"cublas", "cuBLAS cublasGemmEx, f16 inputs, CUBLAS_COMPUTE_32F"},
     {"cublas_emu", "the emulator's cublasGemmEx (OpenBLAS on the CPU)"},
-    {"bf16_v4", "v4 with bf16 inputs"},
+    {"bf16_v5", "v5 with bf16 inputs"},
     {"bf16_cublas", "cuBLAS cublasGemmEx, bf16 inputs"},
     {"bf16_cublas_emu", "the emulator's cublasGemmEx, bf16 inputs"},
-    {"sgemm_v7", "chapter 05's best SGEMM (v7) on the rounded inputs as floats"},
+    {"sgemm_v9", "chapter 05's best SGEMM (v9) on the rounded inputs as floats"},
     {"cpu_openblas", "OpenBLAS cblas_sgemm on the rounded inputs as floats"},
     {NULL, NULL}};
 
 static const bench_chart charts[] = {
     {"gflops", "tensor-core GEMM: GFLOP/s of every version, cuBLAS and the CPU", "n (m = n = k)", "GFLOP/s", NULL, 1,
-     "v1 v2 v3 v4 v5 cublas cublas_emu bf16_v4 bf16_cublas sgemm_v7 cpu_openblas"},
+     "v1 v2 v3 v4 v5 v6 cublas cublas_emu bf16_v5 bf16_cublas sgemm_v9 cpu_openblas"},
     {NULL, NULL, NULL, NULL, NULL, 0, NULL}};
 
 static const bench_spec spec = {
     .title = "06 tensor-core GEMM (C = A * B, 16-bit inputs, float output, 2n^3 flops)", .unit = BENCH_GFLOPS,
-    .name_width = 30, .gpu_columns = "v1 v2 v3 v4 v5 cublas bf16_v4 bf16_cublas sgemm_v7",
+    .name_width = 30, .gpu_columns = "v1 v2 v3 v4 v5 v6 cublas bf16_v5 bf16_cublas sgemm_v9",
     /* n = 256 .. 8192 in steps of 2x; the emulator stops at 256, CPU columns alone at 2048 */
     .log2_min = 8, .log2_step = 1, .log2_max_gpu = 13, .log2_max_emulated = 8, .log2_max_no_device = 11,
     .log2_max_quick = 8, .begin_size = begin_size, .cpu_columns = bench_cpu, .device_columns = bench_device,

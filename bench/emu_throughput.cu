@@ -39,7 +39,7 @@
  *
  * The builds a student's slcc makes, in the same run: where the same file
  * built by `slcc --fast` and by plain `slcc` (the checked build: memcheck
- * and racecheck at every load and store, emu/README.md "Speed") lie beside
+ * and racecheck at every load and store, emu/docs/speed.md "Speed") lie beside
  * which CMake builds with slcc), each is run with --emulator-only, one
  * worker, three rounds alternating, and the best of its medians of CPU
  * time is reported beside this build's, with the target: the checked build

@@ -341,6 +341,52 @@ sl_status bench_time_repeat(sl_timed_fn fn, void *ctx, int warmup, int runs, sl_
     return st;
 }
 
+/* ---- the modelled GPU time of a column (bench_model) ---------------------- */
+static void model_reset(bench_model *m, const char *why)
+{
+    memset(m, 0, sizeof *m);
+    m->us = -1.0;
+    snprintf(m->note, sizeof m->note, "%s", why);
+}
+
+/* Opens the model's window (sl_modelled_begin) where this build models;
+ * returns whether it did. */
+static int model_begin(void)
+{
+#ifdef SIMTLAB_EMU
+    return sl_modelled_available() == SL_OK && sl_modelled_begin() == SL_OK;
+#else
+    return 0;
+#endif
+}
+
+/* Closes it: *m is the time of the `calls` calls it saw, per call. `ran`:
+ * the calls' own status (a failed call is not modelled). */
+static void model_end(int began, sl_status ran, int calls, bench_model *m)
+{
+    model_reset(m, began ? "not modelled: the call failed"
+                         : "not modelled: this build has no timing model (the emulator build has; a GPU measures)");
+    if (!began) return;
+    sl_modelled fig;
+    sl_status ended = sl_modelled_end(&fig); /* fails when no kernel was launched */
+    if (ran != SL_OK || calls <= 0) return;
+    if (ended != SL_OK) {
+        snprintf(m->note, sizeof m->note, "not modelled: no kernel launched (a vendor library or a copy)");
+        return;
+    }
+    if (strcmp(fig.model_gpu, "?") != 0) snprintf(m->gpu, sizeof m->gpu, "%s", fig.model_gpu); /* "?": unknown name */
+    snprintf(m->counts, sizeof m->counts, "%s", fig.model_counts);
+    if (fig.warps == 0) {
+        snprintf(m->note, sizeof m->note, "not modelled: no kernel launched (a vendor library or a copy)");
+    } else if (fig.model_us < 0) {
+        snprintf(m->note, sizeof m->note, "%s", fig.model_note[0] ? fig.model_note : "not modelled: no figure");
+    } else {
+        m->us = fig.model_us / calls;
+        m->modelled = 1;
+        snprintf(m->note, sizeof m->note, "%s", fig.model_note);
+    }
+}
+
 int bench_runs(const bench_env *env, size_t bytes)
 {
     int runs = bytes >= ((size_t)256 << 20) ? 5 : bytes >= ((size_t)16 << 20) ? 11 : 25;
@@ -396,6 +442,28 @@ void bench_emit_value(bench_env *env, size_t n, const char *column, const sl_sta
                       const char *unit)
 {
     emit_row(env, n, column, s, value, unit);
+}
+
+void bench_emit_model(bench_env *env, size_t n, const char *column, const bench_model *m, double amount)
+{
+    const char *gpu = m->gpu[0] ? m->gpu : getenv("SIMTLAB_MODEL_GPU");
+    if (!gpu || !*gpu) gpu = "h200";
+    if (!m->modelled) {
+        printf("  %-*s modelled %s time: %s\n", env->spec->name_width, column, gpu, m->note);
+        if (env->csv) fprintf(env->csv, "# not modelled: %s on %s at n=%zu (%s)\n", column, gpu, n, m->note);
+        return;
+    }
+    static int said; /* once a run: what the modelled rows are */
+    if (!said++)
+        printf("  (modelled rows: the emulator's timing model of the launches of one call (the checked run) on\n"
+               "   the %s (SIMTLAB_MODEL_GPU; emu/docs/model.md): modelled, not measured; instruction counts: %s)\n",
+               gpu, m->counts[0] ? m->counts : "-");
+    double ms = m->us / 1000.0;
+    printf("  %-*s modelled %s time %10.4f ms %10.4g %s  (modelled, not measured%s%s)\n", env->spec->name_width,
+           column, gpu, ms, bench_rate(amount, ms), bench_unit_label(env), m->note[0] ? "; " : "", m->note);
+    if (env->csv)
+        fprintf(env->csv, "%zu,modelled_%s_%s,%.6f,%.6f,%.6f,%.6g,%s\n", n, gpu, column, ms, ms, ms,
+                bench_rate(amount, ms), bench_unit_label(env));
 }
 
 void bench_mark(bench_env *env, const char *chart, double x, const char *label)
@@ -486,9 +554,17 @@ static sl_status run_once(const bench_column *col)
 int bench_column_run(bench_env *env, size_t n, const bench_column *col, double *median_ms)
 {
     if (median_ms) *median_ms = -1.0;
+    /* A device column's checked run is also its modelled one: the timing
+     * model prices the launches it makes (no run is added for the model, and
+     * the timed runs below run without the counting). */
+    int modelling = col->run_device && env->emulated && model_begin();
     sl_status st = run_once(col);
+    char ran_why[512] = ""; /* the run's own message: closing the model's window must not replace it */
+    if (st != SL_OK) snprintf(ran_why, sizeof ran_why, "%s", sl_last_error());
+    bench_model model;
+    model_end(modelling, st, 1, &model);
     if (st == SL_ERR_UNSUPPORTED) {
-        bench_skip(env, col->name, sl_last_error());
+        bench_skip(env, col->name, ran_why);
         return 1;
     }
     if (st == SL_OK && !col->check(col->ctx, col->name, n)) return 0;
@@ -501,10 +577,12 @@ int bench_column_run(bench_env *env, size_t n, const bench_column *col, double *
         st = bench_time_repeat(col->run_device, col->ctx, 2, runs, &s); /* checked once above */
     }
     if (st != SL_OK) {
-        fprintf(stderr, "%s failed at n=%zu: %s\n", col->name, n, sl_last_error());
+        fprintf(stderr, "%s failed at n=%zu: %s\n", col->name, n, ran_why[0] ? ran_why : sl_last_error());
         return 0;
     }
-    bench_emit(env, n, col->name, &s, env->spec->unit == BENCH_GFLOPS ? col->flops : (double)col->bytes);
+    double amount = env->spec->unit == BENCH_GFLOPS ? col->flops : (double)col->bytes;
+    bench_emit(env, n, col->name, &s, amount);
+    if (col->run_device && env->emulated) bench_emit_model(env, n, col->name, &model, amount);
     if (median_ms) *median_ms = s.median_ms;
     return 1;
 }

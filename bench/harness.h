@@ -20,6 +20,12 @@
  *   column for v1..vN (the kernel versions);
  * - bench_emit: one row, on stdout and in the CSV, in the chapter's unit
  *   (GB/s from bytes moved, GFLOP/s from flops done);
+ * - bench_emit_model: in an emulated run, after each device column's row,
+ *   its modelled GPU time (the emulator's timing model of the launches of
+ *   the column's checked run; SIMTLAB_MODEL_GPU picks the GPU), labelled
+ *   "modelled, not measured", as the CSV column modelled_<gpu>_<column>; a
+ *   launch the model cannot price says "not modelled: <reason>", never a
+ *   number;
  * - bench_inputs: rotated device copies of the chapter's inputs, enough that
  *   the working set exceeds twice the L2 cache, so small sizes are not
  *   mistaken for DRAM bandwidth;
@@ -183,6 +189,27 @@ int bench_runs(const bench_env *env, size_t bytes);
  * checked once with the checks on, so that every emulated column is timed
  * alike, as `slcc --fast` would build it. Nothing changes on a GPU. */
 sl_status bench_time_repeat(sl_timed_fn fn, void *ctx, int warmup, int runs, sl_stats *out);
+/* The modelled time of one call of a device column: the emulator's timing
+ * model (emu/docs/model.md) of every launch of the column's checked run
+ * (bench_column_run), on the GPU SIMTLAB_MODEL_GPU names (default h200).
+ * Modelled, not measured: it never comes from a clock. Only kernels are
+ * modelled: a column's copies and vendor calls are not in it, and a call
+ * that launched no kernel is "not modelled". */
+typedef struct bench_model {
+    int modelled;   /* 1: us holds; 0: note says why not ("not modelled: ...") */
+    double us;      /* per call, microseconds; < 0 when not modelled */
+    char gpu[32];   /* the model's GPU ("h200"); empty when unknown */
+    char note[160]; /* the bound of the longest launch ("issue-bound"), or why not modelled */
+    char counts[64]; /* the instruction counts' unit ("basic blocks, no SASS weights") */
+} bench_model;
+/* After a device column's row, in an emulated run: "<column> modelled <gpu>
+ * time <ms> <rate> (modelled, not measured; <bound>)" on stdout, and the row
+ * n,modelled_<gpu>_<column>,ms,ms,ms,rate,unit in the CSV; or, not modelled,
+ * "<column> modelled <gpu> time: not modelled: <reason>" and a "# not
+ * modelled:" line: never a number. bench_column_run calls it for every
+ * device column; `amount` as for bench_emit. */
+void bench_emit_model(bench_env *env, size_t n, const char *column, const bench_model *m, double amount);
+
 /* How many back-to-back calls one timed sample of a CPU column makes, so a
  * sample lasts at least BENCH_MIN_SAMPLE_MS on the host clock: 1 for a call
  * of that length or more, up to BENCH_MAX_REPEAT. `call_ms`: one call's time. */

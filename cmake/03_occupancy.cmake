@@ -1,34 +1,29 @@
 # Chapter 03 — the machine code's resources and the occupancy calculator.
-# Included from CMakeLists.txt after cmake/Chapters.cmake and cmake/07_errors.cmake.
+# Included from CMakeLists.txt after every sl_add_chapter: resources.txt covers every chapter's kernels.
 #
-#   build/bin/occupancy     tools/occupancy.c on host/occupancy.c (no GPU needed)
-#   emu.test_occupancy      tests/test_occupancy.c: the hand-worked cases
-#   build/resources.txt     ptxas's registers, shared memory, stack and spills of
-#                           every kernel at every target architecture (CUDA builds)
-#   cuda.resources          resources.txt names every chapter's kernels; chapter
-#                           06's tensor-core kernels spill nothing
-#   gpu.occupancy_check     on a GPU: the calculator against the runtime's cudaOccupancy*
+#   build/bin/occupancy        tools/03_occupancy.c on host/03_occupancy.c (no GPU needed)
+#   emu.test_03_occupancy      tests/test_03_occupancy.c: the hand-worked cases (cmake/Chapters.cmake
+#                              registers it with every tests/test_NN_*.c, gpu.test_03_occupancy too)
+#   emu.03_occupancy.tool      tests/03_occupancy_tool.py: the program's command line
+#   build/resources.txt        ptxas's registers, shared memory, stack and spills of
+#                              every kernel at every target architecture (CUDA builds)
+#   nvcc.resources             resources.txt names every chapter's kernels; chapter
+#                              06's tensor-core kernels spill nothing
+#   gpu.03_occupancy.check     on a GPU: the calculator against the runtime's cudaOccupancy*
 
 # ---- the calculator's command line ------------------------------------------
 # Linked with the emulator's library: the arithmetic is plain host C and the
-# program must run on a machine with no GPU.
-add_executable(occupancy ${PROJECT_SOURCE_DIR}/tools/occupancy.c)
-target_link_libraries(occupancy PRIVATE simtlab_emu m)
+# program must run on a machine with no GPU. The program keeps the name the
+# tutorial uses, build/bin/occupancy.
+add_executable(occupancy ${PROJECT_SOURCE_DIR}/tools/03_occupancy.c)
+target_link_libraries(occupancy PRIVATE simtlab_03_emu m)
 set_target_properties(occupancy PROPERTIES LINKER_LANGUAGE CXX)
-
-# ---- its tests: CPU only, and the emulator's cudaOccupancy* beside it ----------
-add_executable(test_occupancy_emu ${PROJECT_SOURCE_DIR}/tests/test_occupancy.c ${PROJECT_SOURCE_DIR}/tests/sl_test.c)
-target_include_directories(test_occupancy_emu PRIVATE ${PROJECT_SOURCE_DIR}/tests ${PROJECT_SOURCE_DIR}/kernels)
-target_link_libraries(test_occupancy_emu PRIVATE simtlab_emu PkgConfig::CRITERION m)
-set_target_properties(test_occupancy_emu PROPERTIES LINKER_LANGUAGE CXX)
-add_test(NAME emu.test_occupancy COMMAND test_occupancy_emu --verbose=0 -j2)
-set_tests_properties(emu.test_occupancy PROPERTIES LABELS "emu;chapter" TIMEOUT 120)
-if(SIMTLAB_PYTHON3)
+if(SIMTLAB_PYTHON3 AND BUILD_TESTING)
   # The program's own checks: --help, a bad --arch named, a table from a
   # made-up resources file.
-  add_test(NAME core.occupancy_tool
-           COMMAND ${SIMTLAB_PYTHON3} ${PROJECT_SOURCE_DIR}/tests/occupancy_tool.py $<TARGET_FILE:occupancy>)
-  set_tests_properties(core.occupancy_tool PROPERTIES LABELS core TIMEOUT 60)
+  add_test(NAME emu.03_occupancy.tool
+           COMMAND ${SIMTLAB_PYTHON3} ${PROJECT_SOURCE_DIR}/tests/03_occupancy_tool.py $<TARGET_FILE:occupancy>)
+  set_tests_properties(emu.03_occupancy.tool PROPERTIES LABELS "emu;chapter" TIMEOUT 60)
 endif()
 
 # ---- build/resources.txt (CUDA builds) ---------------------------------------
@@ -55,6 +50,9 @@ if(SIMTLAB_HAVE_CUDA AND SIMTLAB_PYTHON3)
     list(APPEND sl_kernel_names ${name})
   endforeach()
   get_target_property(sl_cuda_sources simtlab_cuda SOURCES)
+  # The kernel files the library compiles itself (however the chapters added them).
+  set(sl_cuda_kernels ${sl_cuda_sources})
+  list(FILTER sl_cuda_kernels INCLUDE REGEX "\\.cu$")
   string(REGEX MATCHALL "TARGET_OBJECTS:[A-Za-z0-9_]+" sl_object_targets "${sl_cuda_sources}")
   list(TRANSFORM sl_object_targets REPLACE "TARGET_OBJECTS:" "")
   set(sl_twice) # compiled by the library and by a target of its own
@@ -64,7 +62,7 @@ if(SIMTLAB_HAVE_CUDA AND SIMTLAB_PYTHON3)
     get_target_property(t_sources ${t} SOURCES)
     foreach(src IN LISTS t_sources)
       get_filename_component(name "${src}" NAME)
-      if(src IN_LIST SIMTLAB_KERNEL_SOURCES)
+      if(src IN_LIST sl_cuda_kernels)
         list(APPEND sl_twice ${src})
       else()
         set_source_files_properties(${src} PROPERTIES OBJECT_OUTPUTS ${sl_ptxas_logs}/${t}/${name}.ptxas)
@@ -73,7 +71,7 @@ if(SIMTLAB_HAVE_CUDA AND SIMTLAB_PYTHON3)
   endforeach()
   # A source both compile would get two rules for one report: those are left
   # to the changed command (touch the file in an old build folder).
-  foreach(src IN LISTS SIMTLAB_KERNEL_SOURCES)
+  foreach(src IN LISTS sl_cuda_kernels)
     get_filename_component(name "${src}" NAME)
     if(NOT src IN_LIST sl_twice)
       set_source_files_properties(${src} PROPERTIES OBJECT_OUTPUTS ${sl_ptxas_logs}/simtlab_cuda/${name}.ptxas)
@@ -86,17 +84,19 @@ if(SIMTLAB_HAVE_CUDA AND SIMTLAB_PYTHON3)
                              --arch "${sl_res_archs}" ${sl_kernel_names}
                      COMMENT "ptxas's resource usage of every kernel -> resources.txt"
                      VERBATIM)
-  add_test(NAME cuda.resources
-           COMMAND ${SIMTLAB_PYTHON3} ${PROJECT_SOURCE_DIR}/scripts/resources.py check
-                   --file ${CMAKE_BINARY_DIR}/resources.txt --kernels ${PROJECT_SOURCE_DIR}/kernels)
-  set_tests_properties(cuda.resources PROPERTIES LABELS "cuda;chapter" TIMEOUT 60)
+  if(BUILD_TESTING)
+    add_test(NAME nvcc.resources
+             COMMAND ${SIMTLAB_PYTHON3} ${PROJECT_SOURCE_DIR}/scripts/resources.py check
+                     --file ${CMAKE_BINARY_DIR}/resources.txt --kernels ${PROJECT_SOURCE_DIR}/kernels)
+    set_tests_properties(nvcc.resources PROPERTIES LABELS "nvcc;chapter" TIMEOUT 60)
+  endif()
 endif()
 
 # ---- on a GPU: the calculator against cudaOccupancyMaxActiveBlocksPerMultiprocessor ----
-# (tests/cuda/occupancy_check.cu; skipped with the reason, exit 77, without one)
-if(SIMTLAB_HAVE_CUDA)
-  add_executable(occupancy_check ${PROJECT_SOURCE_DIR}/tests/cuda/occupancy_check.cu)
-  target_link_libraries(occupancy_check PRIVATE simtlab_cuda)
-  add_test(NAME gpu.occupancy_check COMMAND occupancy_check)
-  set_tests_properties(gpu.occupancy_check PROPERTIES LABELS gpu TIMEOUT 120 SKIP_RETURN_CODE 77)
+# (tests/cuda/03_occupancy_check.cu; skipped with the reason, exit 77, without one)
+if(SIMTLAB_HAVE_CUDA AND BUILD_TESTING)
+  add_executable(03_occupancy_check ${PROJECT_SOURCE_DIR}/tests/cuda/03_occupancy_check.cu)
+  target_link_libraries(03_occupancy_check PRIVATE simtlab_cuda)
+  add_test(NAME gpu.03_occupancy.check COMMAND 03_occupancy_check)
+  set_tests_properties(gpu.03_occupancy.check PROPERTIES LABELS gpu TIMEOUT 120 SKIP_RETURN_CODE 77)
 endif()

@@ -1,5 +1,5 @@
 # Chapter 06's evidence that needs no GPU (a CTest test, CUDA builds only):
-#   1. the PTX of kernels/06_tensor_gemm_mma.cu (v3, v4) for sm_80 contains
+#   1. the PTX of kernels/06_tensor_gemm_mma.cu (v3-v5) for sm_80 contains
 #      mma.sync m16n8k16, ldmatrix and cp.async (and cp.async's waits);
 #   2. ptxas spills 0 bytes in every kernel of kernels/06_tensor_gemm*.cu for
 #      sm_80 and sm_90.
@@ -23,7 +23,7 @@ foreach(needle "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32" "mma.sync.ali
                "cp.async.cg.shared.global" "cp.async.commit_group" "cp.async.wait_group")
   string(FIND "${ptx}" "${needle}" at)
   if(at EQUAL -1)
-    message(FATAL_ERROR "the PTX of v3/v4 (${OUT}/06_tensor_gemm_mma.ptx) lacks ${needle}")
+    message(FATAL_ERROR "the PTX of v3-v5 (${OUT}/06_tensor_gemm_mma.ptx) lacks ${needle}")
   endif()
   message(STATUS "PTX has ${needle}")
 endforeach()

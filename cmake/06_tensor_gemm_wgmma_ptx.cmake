@@ -1,6 +1,7 @@
-# Chapter 06's v5 (kernels/06_tensor_gemm_wgmma.cu), the evidence that needs
-# no GPU (a CTest test, CUDA builds only). v5 has never run on a GPU in this
-# project; this checks only that it is what it claims to be:
+# Chapter 06's v6 (kernels/06_tensor_gemm_wgmma.cu), the evidence that needs
+# no GPU (a CTest test, CUDA builds only); whether its numbers are right is
+# gpu.test_06_tensor_gemm's to say, on an sm_90 GPU. This checks that it is
+# what it claims to be:
 #   1. its PTX for sm_90a contains wgmma.mma_async (f16 and bf16), the
 #      wgmma fence / commit_group / wait_group, cp.async.bulk.tensor
 #      completing on an mbarrier, and the mbarrier's init, expect_tx and wait;
@@ -30,7 +31,7 @@ foreach(needle "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16"
                ".target sm_90a")
   string(FIND "${ptx}" "${needle}" at)
   if(at EQUAL -1)
-    message(FATAL_ERROR "the PTX of v5 (${OUT}/06_tensor_gemm_wgmma.ptx) lacks ${needle}")
+    message(FATAL_ERROR "the PTX of v6 (${OUT}/06_tensor_gemm_wgmma.ptx) lacks ${needle}")
   endif()
   message(STATUS "PTX has ${needle}")
 endforeach()
@@ -43,7 +44,7 @@ if(NOT rc EQUAL 0)
 endif()
 # ptxas warns when it must serialise wgmma (it would still be correct, but slow)
 if("${out}${err}" MATCHES "wgmma[^\n]*serializ")
-  message(FATAL_ERROR "ptxas serialises v5's wgmma:\n${out}${err}")
+  message(FATAL_ERROR "ptxas serialises v6's wgmma:\n${out}${err}")
 endif()
 string(REGEX MATCHALL "[0-9]+ bytes spill stores, [0-9]+ bytes spill loads" spills "${out}${err}")
 list(LENGTH spills count)
@@ -52,7 +53,7 @@ if(NOT count EQUAL 2)
 endif()
 foreach(line IN LISTS spills)
   if(NOT line STREQUAL "0 bytes spill stores, 0 bytes spill loads")
-    message(FATAL_ERROR "v5 spills on sm_90a: ${line}\n${out}${err}")
+    message(FATAL_ERROR "v6 spills on sm_90a: ${line}\n${out}${err}")
   endif()
 endforeach()
 message(STATUS "06_tensor_gemm_wgmma.cu sm_90a: ${count} kernels, 0 bytes of spills")

@@ -96,16 +96,16 @@ static void print_built_for(void)
 static void explain_versions(const sl_device_info *info)
 {
     if (sl_backend_is_emulator()) {
-        printf("    not runnable   chapter 06 v5 (wgmma and TMA are not emulated: it needs an sm_90 GPU)\n");
+        printf("    not runnable   chapter 06 v6 (wgmma and TMA are not emulated: it needs an sm_90 GPU)\n");
         return;
     }
     int cc = info->major * 10 + info->minor;
     if (cc < 80)
-        printf("    not runnable   chapter 06 v3 and v4 (mma.sync m16n8k16, ldmatrix, cp.async) and bf16 inputs:\n"
+        printf("    not runnable   chapter 06 v3 to v5 (mma.sync m16n8k16, ldmatrix, cp.async) and bf16 inputs:\n"
                "                   they need compute capability 8.0; this GPU has %d.%d, so they skip\n",
                info->major, info->minor);
     if (cc != 90)
-        printf("    not runnable   chapter 06 v5 (wgmma, TMA): it needs compute capability 9.0 exactly (sm_90a\n"
+        printf("    not runnable   chapter 06 v6 (wgmma, TMA): it needs compute capability 9.0 exactly (sm_90a\n"
                "                   code); this GPU has %d.%d, so it skips\n",
                info->major, info->minor);
 }

@@ -5,8 +5,8 @@
  * how long it took, how many flops the kernel did per byte it had to move,
  * and checks the result against OpenBLAS on the CPU.
  *
- * Usage: 05_sgemm [m] [n] [k] [version 1-7]
- *        defaults: 512 512 512 7 */
+ * Usage: 05_sgemm [m] [n] [k] [version 1-9]
+ *        defaults: 512 512 512 9 */
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
@@ -39,9 +39,9 @@ int main(int argc, char **argv)
     /* --help or -h: the usage on stdout, exit 0; a bad argument: on stderr, exit 2. */
     int help = argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0);
     if (help || !sl_arg_ll(argc, argv, 1, 512, 0, INT_MAX, &m) || !sl_arg_ll(argc, argv, 2, 512, 0, INT_MAX, &n) ||
-        !sl_arg_ll(argc, argv, 3, 512, 0, INT_MAX, &k) || !sl_arg_ll(argc, argv, 4, 7, 0, INT_MAX, &version)) {
-        fprintf(help ? stdout : stderr, "usage: %s [m] [n] [k] [version 1-%d]\n       defaults: 512 512 512 7\n", argv[0],
-                sl_sgemm_version_count());
+        !sl_arg_ll(argc, argv, 3, 512, 0, INT_MAX, &k) || !sl_arg_ll(argc, argv, 4, 9, 0, INT_MAX, &version)) {
+        fprintf(help ? stdout : stderr, "usage: %s [m] [n] [k] [version 1-%d]\n       defaults: 512 512 512 %d\n", argv[0],
+                sl_sgemm_version_count(), sl_sgemm_version_count());
         return help ? 0 : 2;
     }
     uint64_t seed = 0;
@@ -72,7 +72,7 @@ int main(int argc, char **argv)
     if (!ok) fprintf(stderr, "sl_sgemm failed: %s\n", sl_last_error());
     if (ok) {
         printf("Kernel: %s", sl_sgemm_version_name(r.version));
-        if (r.version == 7) printf(", shape %s", sl_sgemm_v7_shape_name(sl_sgemm_v7_shape()));
+        if (r.version >= 7) printf(", shape %s", sl_sgemm_v9_shape_name(r.version == 9 ? sl_sgemm_v9_shape() : 0));
         printf("\n        %u blocks of %d threads (%s times)\n", r.grid, r.block, r.emulated ? "emulated: CPU" : "GPU");
         print_phases(&r, flops);
         ok = sl_sgemm_cpu_openblas((size_t)m, (size_t)n, (size_t)k, 1.0f, a, (size_t)k, b, (size_t)n, 0.0f, ref,

@@ -2,6 +2,7 @@
  * this machine and this binary (examples/00_doctor.c prints the answers). */
 #include "../kernels/00_doctor.h"
 #include "sl_internal.h"
+#include "simtlab/00_doctor.h"
 
 sl_status sl_cuda_versions(int *driver, int *runtime)
 {

@@ -9,6 +9,7 @@
 #include "../kernels/01_vector_add.h"
 #include "sl_cublas.h"
 #include "sl_internal.h"
+#include "simtlab/01_vector_add.h"
 
 #define VECTOR_ADD_BEST 3
 #define VECTOR_ADD_DEFAULT_BLOCK 256

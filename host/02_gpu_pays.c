@@ -10,10 +10,20 @@
  * and the host clock where the question is what the program waits for
  * (launch overhead, requests, overlap). */
 #include <math.h>
+#include <stddef.h>
 
-#include "../kernels/01_vector_add.h"
 #include "../kernels/02_gpu_pays.h"
 #include "sl_internal.h"
+#include "simtlab/02_gpu_pays.h"
+
+/* The kernels read a device list of sl_request as sl_pays_segment
+ * (kernels/02_gpu_pays.h): the two layouts must be one. */
+_Static_assert(sizeof(sl_request) == sizeof(sl_pays_segment), "sl_request and sl_pays_segment differ in size");
+_Static_assert(offsetof(sl_request, offset) == offsetof(sl_pays_segment, offset) &&
+                   offsetof(sl_request, count) == offsetof(sl_pays_segment, count) &&
+                   offsetof(sl_request, scale) == offsetof(sl_pays_segment, scale) &&
+                   offsetof(sl_request, bias) == offsetof(sl_pays_segment, bias),
+               "sl_request and sl_pays_segment differ in layout");
 
 #define PAYS_BLOCK 256
 #define PAYS_MAX_LAUNCHES 65536
@@ -139,7 +149,7 @@ static cudaError_t launch_op(sl_pays_op op, float alpha, const float *x, const f
                              cudaStream_t stream)
 {
     if (op == SL_PAYS_SAXPY) return sl_saxpy_launch(alpha, x, y, out, n, PAYS_BLOCK, stream);
-    return sl_vector_add_launch(2, x, y, out, n, PAYS_BLOCK, stream, NULL);
+    return sl_pays_add_launch(x, y, out, n, PAYS_BLOCK, stream);
 }
 
 sl_status sl_pays_device(sl_pays_op op, float alpha, const float *x, const float *y, float *out, size_t n,
@@ -340,8 +350,11 @@ static cudaError_t queue_requests(void *ctx, cudaStream_t stream)
 {
     const request_run *q = ctx;
     cudaError_t err = cudaSuccess;
-    for (int r = 0; r < q->count && err == cudaSuccess; r++)
-        err = sl_request_launch_one(q->in, q->out, q->list[r], PAYS_BLOCK, stream);
+    for (int r = 0; r < q->count && err == cudaSuccess; r++) {
+        sl_request one = q->list[r];
+        sl_pays_segment segment = {one.offset, one.count, one.scale, one.bias};
+        err = sl_request_launch_one(q->in, q->out, segment, PAYS_BLOCK, stream);
+    }
     return err;
 }
 
@@ -377,7 +390,8 @@ sl_status sl_requests_device(sl_batch_mode mode, const float *in, float *out, si
     } else if (mode == SL_BATCH_ONE_LAUNCH) {
         SL_CUDA_GOTO(cudaMemcpyAsync(d_list, list, (size_t)count * sizeof *list, cudaMemcpyHostToDevice, stream), st,
                      cleanup);
-        SL_CUDA_GOTO(sl_request_launch_batched(in, out, d_list, count, PAYS_BLOCK, stream), st, cleanup);
+        SL_CUDA_GOTO(sl_request_launch_batched(in, out, (const sl_pays_segment *)d_list, count, PAYS_BLOCK, stream),
+                     st, cleanup);
     } else {
         SL_CUDA_GOTO(queue_requests(&q, stream), st, cleanup);
     }

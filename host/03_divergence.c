@@ -12,6 +12,7 @@
 
 #include "../kernels/03_divergence.h"
 #include "sl_internal.h"
+#include "simtlab/03_divergence.h"
 
 #define DIV_BEST 2
 #define DIV_DEFAULT_BLOCK 256

@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "sl_internal.h"
-#include "simtlab/occupancy.h"
+#include "simtlab/03_occupancy.h"
 
 #define KB ((size_t)1024)
 

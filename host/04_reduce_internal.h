@@ -5,6 +5,7 @@
 
 #include "../kernels/04_reduce.h"
 #include "sl_internal.h"
+#include "simtlab/04_reduce.h"
 
 /* The arguments of an argmax (ours or CUB's): x, index and value not NULL,
  * and n > 0 (an empty array has no argmax). */

@@ -1,4 +1,4 @@
-/* simtlab host library — chapter 05: SGEMM with the whole lifecycle, v7's
+/* simtlab host library — chapter 05: SGEMM with the whole lifecycle, v9's
  * autotuner and the cuBLAS column (the CPU baselines: host/05_sgemm_cpu.c).
  *
  *   cudaMalloc (A, B, C) -> copy A, B host->device (and C when beta != 0,
@@ -13,29 +13,30 @@
 
 #include "../kernels/05_sgemm.h"
 #include "05_matrix.h"
+#include "simtlab/05_sgemm.h"
 #include "sl_cublas.h"
 
-#define SGEMM_BEST 7
+#define SGEMM_BEST 9
 
-/* The shape v7 runs in this process: the autotuner's pick, or 0. */
-static int v7_shape;
+/* The shape v9 runs in this process: the autotuner's pick, or 0. */
+static int v9_shape;
 
 int sl_sgemm_version_count(void) { return SL_SGEMM_VERSIONS; }
 
 const char *sl_sgemm_version_name(int version) { return sl_sgemm_kernel_name(version); }
 
-int sl_sgemm_v7_shape_count(void) { return sl_sgemm_v7_config_count(); }
+int sl_sgemm_v9_shape_count(void) { return sl_sgemm_v9_config_count(); }
 
-const char *sl_sgemm_v7_shape_name(int shape) { return sl_sgemm_v7_config_name(shape); }
+const char *sl_sgemm_v9_shape_name(int shape) { return sl_sgemm_v9_config_name(shape); }
 
-int sl_sgemm_v7_shape(void) { return v7_shape; }
+int sl_sgemm_v9_shape(void) { return v9_shape; }
 
-sl_status sl_sgemm_v7_use_shape(int shape)
+sl_status sl_sgemm_v9_use_shape(int shape)
 {
-    if (shape < 0 || shape >= sl_sgemm_v7_config_count())
-        return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_sgemm_v7_use_shape: shape = %d: v7 has shapes 0 to %d", shape,
-                       sl_sgemm_v7_config_count() - 1);
-    v7_shape = shape;
+    if (shape < 0 || shape >= sl_sgemm_v9_config_count())
+        return sl_fail(SL_ERR_INVALID_ARGUMENT, "sl_sgemm_v9_use_shape: shape = %d: v9 has shapes 0 to %d", shape,
+                       sl_sgemm_v9_config_count() - 1);
+    v9_shape = shape;
     return SL_OK;
 }
 
@@ -58,7 +59,7 @@ static sl_status check_args(sgemm_call *c, const sl_opts *opts)
         SL_OK)
         return st;
     int block = opts ? opts->block : 0;
-    c->shape = v7_shape;
+    c->shape = v9_shape;
     switch (sl_sgemm_check(c->version, c->g.m, c->g.n, c->g.k, c->g.lda, c->g.ldb, c->g.ldc, block, c->shape)) {
     case SL_SGEMM_FINE:
     case SL_SGEMM_EMPTY: break;
@@ -191,23 +192,23 @@ static sl_status tune_once(void *ctx, double *ms)
     return launch_timed(&t->call, &t->args, ms);
 }
 
-sl_status sl_sgemm_v7_autotune(size_t m, size_t n, size_t k, int *best, double *ms_each)
+sl_status sl_sgemm_v9_autotune(size_t m, size_t n, size_t k, int *best, double *ms_each)
 {
-    static const char fn[] = "sl_sgemm_v7_autotune";
+    static const char fn[] = "sl_sgemm_v9_autotune";
     sl_status st = sl_check_host_ptr(fn, "best", best);
     if (st == SL_OK) st = sl_check_host_opt(fn, "ms_each", ms_each);
     if (st != SL_OK) return st;
     if (sl_backend_is_emulator())
         return sl_fail(SL_ERR_UNSUPPORTED, "%s: the emulator's times are CPU times and say nothing about which "
-                       "tile shape suits a GPU; run the CUDA build on a GPU to tune v7", fn);
+                       "tile shape suits a GPU; run the CUDA build on a GPU to tune v9", fn);
     if (m == 0 || n == 0 || k == 0)
         return sl_fail(SL_ERR_INVALID_ARGUMENT, "%s: m, n and k must be at least 1 to time anything (%zu x %zu x %zu)",
                        fn, m, n, k);
     float *d_a = NULL, *d_b = NULL, *d_c = NULL;
-    tune_run t = {{{fn, m, n, k, NULL, k, NULL, n, NULL, n, 0, 0, 0}, 1.0f, 0.0f, 7, 0, 0}, {0}};
-    st = sl_matrix_span_bytes(m, k, k, "sl_sgemm_v7_autotune: m x k", &t.call.g.a_bytes);
-    if (st == SL_OK) st = sl_matrix_span_bytes(k, n, n, "sl_sgemm_v7_autotune: k x n", &t.call.g.b_bytes);
-    if (st == SL_OK) st = sl_matrix_span_bytes(m, n, n, "sl_sgemm_v7_autotune: m x n", &t.call.g.c_bytes);
+    tune_run t = {{{fn, m, n, k, NULL, k, NULL, n, NULL, n, 0, 0, 0}, 1.0f, 0.0f, 9, 0, 0}, {0}};
+    st = sl_matrix_span_bytes(m, k, k, "sl_sgemm_v9_autotune: m x k", &t.call.g.a_bytes);
+    if (st == SL_OK) st = sl_matrix_span_bytes(k, n, n, "sl_sgemm_v9_autotune: k x n", &t.call.g.b_bytes);
+    if (st == SL_OK) st = sl_matrix_span_bytes(m, n, n, "sl_sgemm_v9_autotune: m x n", &t.call.g.c_bytes);
     if (st != SL_OK) return st;
     if ((st = sl_alloc_device(&d_a, t.call.g.a_bytes)) != SL_OK) goto cleanup;
     if ((st = sl_alloc_device(&d_b, t.call.g.b_bytes)) != SL_OK) goto cleanup;
@@ -217,11 +218,11 @@ sl_status sl_sgemm_v7_autotune(size_t m, size_t n, size_t k, int *best, double *
     if ((st = sl_fill_bytes_device(d_b, 0x3c, t.call.g.b_bytes)) != SL_OK) goto cleanup;
     double best_ms = 0.0;
     *best = 0;
-    for (int s = 0; s < sl_sgemm_v7_config_count(); s++) {
+    for (int s = 0; s < sl_sgemm_v9_config_count(); s++) {
         t.call.shape = s;
-        t.call.block = sl_sgemm_block_threads(7, 0, s);
-        if (sl_sgemm_check(7, m, n, k, k, n, n, 0, s) != SL_SGEMM_FINE) {
-            st = sl_fail(SL_ERR_UNSUPPORTED, "%s: v7 shape %d cannot run %zu x %zu x %zu", fn, s, m, n, k);
+        t.call.block = sl_sgemm_block_threads(9, 0, s);
+        if (sl_sgemm_check(9, m, n, k, k, n, n, 0, s) != SL_SGEMM_FINE) {
+            st = sl_fail(SL_ERR_UNSUPPORTED, "%s: v9 shape %d cannot run %zu x %zu x %zu", fn, s, m, n, k);
             goto cleanup;
         }
         t.args = kernel_args(&t.call, d_a, d_b, d_c);
@@ -230,7 +231,7 @@ sl_status sl_sgemm_v7_autotune(size_t m, size_t n, size_t k, int *best, double *
         if (ms_each) ms_each[s] = stats.median_ms;
         if (s == 0 || stats.median_ms < best_ms) best_ms = stats.median_ms, *best = s;
     }
-    v7_shape = *best;
+    v9_shape = *best;
 cleanup:
     return sl_free_device_all(st, d_a, d_b, d_c);
 }

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "05_matrix.h"
+#include "simtlab/05_sgemm.h"
 
 /* The shared rules, then host arrays, c apart from a and b (not in place:
  * the loops read a and b while they write c), and for the OpenMP loop m in

@@ -11,6 +11,7 @@
 
 #include "../kernels/05_transpose.h"
 #include "05_matrix.h"
+#include "simtlab/05_transpose.h"
 
 #define TRANSPOSE_BEST 4
 

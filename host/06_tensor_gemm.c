@@ -6,12 +6,12 @@
  *   tile (only when a side is not one) -> cudaMalloc -> copy in -> launch
  *   -> launch check + sync -> copy C back (its m x n corner) -> cudaFree
  *
- * For v1-v4 the edges are padded, not predicated: zeros in the padding add
+ * For v1-v5 the edges are padded, not predicated: zeros in the padding add
  * nothing to any dot product, and the kernels stay free of bounds checks.
  * The cost is a host copy of each padded matrix, in the H2D phase of the
- * report. v5 (Hopper) needs only n and k padded to multiples of 8 (TMA's
+ * report. v6 (Hopper) needs only n and k padded to multiples of 8 (TMA's
  * 16-byte row pitch); TMA's zero fill and predicated stores do the rest.
- * v5 runs only on a device of compute capability 9.0 exactly; anywhere
+ * v6 runs only on a device of compute capability 9.0 exactly; anywhere
  * else, and under the emulator, it is SL_ERR_UNSUPPORTED with the reason. */
 #include <limits.h>
 #include <stdlib.h>
@@ -22,7 +22,7 @@
 #include "sl_cublas.h"
 #include "simtlab/06_tensor_gemm.h"
 
-#define TGEMM_BEST 4
+#define TGEMM_BEST 5 /* the best that runs everywhere */
 
 int sl_tgemm_version_count(void) { return SL_TGEMM_VERSIONS; }
 
@@ -47,35 +47,36 @@ sl_status sl_tgemm_tile_of(int version, int *bm, int *bn, int *bk, int *threads)
     return SL_OK;
 }
 
-/* v5 needs an sm_90 GPU: not the emulator, not another architecture (its
+/* v6 needs an sm_90 GPU: not the emulator, not another architecture (its
  * code exists only as sm_90a machine code). */
 static sl_status check_hopper(const char *fn)
 {
     if (sl_backend_is_emulator())
-        return sl_fail(SL_ERR_UNSUPPORTED, "%s: v5 needs an sm_90 GPU (wgmma and TMA are not emulated)", fn);
+        return sl_fail(SL_ERR_UNSUPPORTED, "%s: v6 needs an sm_90 GPU (wgmma and TMA are not emulated)", fn);
     int dev = 0, major = 0, minor = 0;
     cudaError_t e = cudaGetDevice(&dev);
     if (e == cudaSuccess) e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev);
     if (e == cudaSuccess) e = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev);
     if (e != cudaSuccess) {
         (void)cudaGetLastError(); /* clear it: asking is not a failure of the caller's */
-        return sl_fail(SL_ERR_UNSUPPORTED, "%s: v5 (wgmma + TMA) needs an sm_90 GPU, and no device answered (%s)", fn,
+        return sl_fail(SL_ERR_UNSUPPORTED, "%s: v6 (wgmma + TMA) needs an sm_90 GPU, and no device answered (%s)", fn,
                        cudaGetErrorString(e));
     }
     if (major != 9 || minor != 0)
-        return sl_fail(SL_ERR_UNSUPPORTED, "%s: v5 (wgmma + TMA) needs an sm_90 GPU (compute capability 9.0; it is "
+        return sl_fail(SL_ERR_UNSUPPORTED, "%s: v6 (wgmma + TMA) needs an sm_90 GPU (compute capability 9.0; it is "
                        "built for sm_90a only); this device is %d.%d", fn, major, minor);
     return SL_OK;
 }
 
-/* mma.sync m16n8k16, ldmatrix and cp.async (v3, v4) and bf16 tensor-core
+/* mma.sync m16n8k16, ldmatrix and cp.async (v3-v5) and bf16 tensor-core
  * inputs (every version) need compute capability 8.0; built for sm_75 (a
  * T4) those kernels are empty traps (kernels/common/sl_tensor.h,
  * kernels/06_tensor_gemm.cu). Refused by name before anything launches. */
 static sl_status check_ampere(const char *fn, int version, sl_tgemm_type type)
 {
     if (sl_backend_is_emulator() || version == SL_TGEMM_HOPPER_VERSION) return SL_OK;
-    int needs = version == 3 || version == 4 || type == SL_TGEMM_BF16;
+    int mma = version >= 3 && version <= 5;
+    int needs = mma || type == SL_TGEMM_BF16;
     if (!needs) return SL_OK;
     int dev = 0, major = 0, minor = 0;
     cudaError_t e = cudaGetDevice(&dev);
@@ -87,8 +88,8 @@ static sl_status check_ampere(const char *fn, int version, sl_tgemm_type type)
     }
     if (major >= 8) return SL_OK;
     return sl_fail(SL_ERR_UNSUPPORTED, "%s: %s needs compute capability 8.0 or later (%s); this device is %d.%d",
-                   fn, type == SL_TGEMM_BF16 && version != 3 && version != 4 ? "bf16 input" : "this version",
-                   version == 3 || version == 4 ? "mma.sync m16n8k16, ldmatrix and cp.async"
+                   fn, type == SL_TGEMM_BF16 && !mma ? "bf16 input" : "this version",
+                   mma ? "mma.sync m16n8k16, ldmatrix and cp.async"
                                                 : "bf16 tensor-core fragments",
                    major, minor);
 }
@@ -241,7 +242,7 @@ cleanup:
     return st;
 }
 
-/* A device entry point's sizes must already be multiples of the tile (v5:
+/* A device entry point's sizes must already be multiples of the tile (v6:
  * of its granule, 1 x 8 x 8). */
 static sl_status check_unpadded(const tgemm_call *c)
 {

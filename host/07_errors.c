@@ -8,9 +8,9 @@
  * wrong with the launch itself; a fault while the kernel ran is reported by
  * the next call that waits for it (cudaDeviceSynchronize). */
 #include <string.h>
-
 #include "../kernels/07_errors.h"
 #include "sl_internal.h"
+#include "simtlab/07_errors.h"
 
 /* The architecture kernels/07_errors_noimage.cu is built for in the CUDA
  * build (CMakeLists.txt passes it; 121 is the newest nvcc 13.0 knows). */

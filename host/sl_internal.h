@@ -1,11 +1,16 @@
-/* simtlab host library — internals shared by the files of host/ (not installed). */
+/* simtlab host library — internals shared by the files of host/ (not installed).
+ *
+ * The core's own: it includes simtlab/core.h and nothing of any chapter, so a
+ * core file (alloc.c, status.c, ...) cannot come to depend on one. Each
+ * chapter's host file includes its own chapter's header itself
+ * (tests/core_layers.sh checks both). */
 #ifndef SIMTLAB_SL_INTERNAL_H
 #define SIMTLAB_SL_INTERNAL_H
 
 #include <cuda_runtime_api.h>
 #include <stdarg.h>
 
-#include "simtlab/simtlab.h"
+#include "simtlab/core.h"
 
 /* Records `status` with a printf-style message as this thread's last error
  * and returns `status`, so that `return sl_fail(...)` reads naturally. */

@@ -6,6 +6,7 @@
 #include <cuda_runtime.h>
 
 #include "00_doctor.h"
+#include "common/sl_arch_list.h"
 
 __global__ void doctor_probe(int *out)
 {
@@ -17,18 +18,6 @@ extern "C" cudaError_t sl_doctor_probe_attributes(struct cudaFuncAttributes *att
     return cudaFuncGetAttributes(attr, (const void *)doctor_probe);
 }
 
-/* __CUDA_ARCH_LIST__ expands to a comma list, hence the variadic macros. */
-#define SL_STR2(...) #__VA_ARGS__
-#define SL_STR(...) SL_STR2(__VA_ARGS__)
-
-extern "C" const char *sl_doctor_built_architectures(void)
-{
-#if defined(SIMTLAB_EMU)
-    return "emulator (no GPU code: kernels run on the CPU)";
-#elif defined(__CUDA_ARCH_LIST__)
-    /* e.g. "800,900": compute capability times 100 */
-    return SL_STR(__CUDA_ARCH_LIST__);
-#else
-    return "unknown (nvcc older than 11.5)";
-#endif
-}
+/* The library's kernels are built in one nvcc configuration
+ * (CMAKE_CUDA_ARCHITECTURES): this file's list is theirs. */
+extern "C" const char *sl_doctor_built_architectures(void) { return sl_file_architectures(); }

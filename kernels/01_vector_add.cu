@@ -66,16 +66,10 @@ __global__ void vector_add_v3_vectorized(const float *__restrict__ a, const floa
     if (tid < n - tail_start) c[tail_start + tid] = a[tail_start + tid] + b[tail_start + tid];
 }
 
-/* Four waves of resident blocks: enough to hide each block's start-up,
- * more only adds scheduling work for a grid-stride kernel. */
-static unsigned resident_grid(int block) { return sl_resident_blocks(block, 4u); }
-
-static unsigned blocks_for(size_t items, int block, unsigned cap)
-{
-    size_t blocks = (items + (size_t)block - 1) / (size_t)block;
-    if (blocks == 0) blocks = 1;
-    return blocks < cap ? (unsigned)blocks : cap;
-}
+/* v2 and v3's grid: at most four waves of resident blocks, enough to hide
+ * each block's start-up; more only adds scheduling work for a grid-stride
+ * kernel. */
+static unsigned stride_grid(size_t items, int block) { return sl_stride_grid(items, block, 4u); }
 
 extern "C" const char *sl_vector_add_kernel_name(int version)
 {
@@ -106,7 +100,7 @@ extern "C" cudaError_t sl_vector_add_launch(int version, const float *a, const f
         grid = (unsigned)(blocks ? blocks : 1);
         vector_add_v1_per_element<<<grid, block, 0, stream>>>(a, b, c, n);
     } else if (version == 2) {
-        grid = blocks_for(n, block, resident_grid(block));
+        grid = stride_grid(n, block);
         vector_add_v2_grid_stride<<<grid, block, 0, stream>>>(a, b, c, n);
     } else if (version == 3) {
         /* No common float4 view of a, b and c: no version 3 to run. */
@@ -115,7 +109,7 @@ extern "C" cudaError_t sl_vector_add_launch(int version, const float *a, const f
         size_t mis = ((size_t)c & 15u) / 4u;
         size_t head = mis ? 4u - mis : 0u;
         if (head > n) head = n;
-        grid = blocks_for((n - head) / 4 + 6, block, resident_grid(block));
+        grid = stride_grid((n - head) / 4 + 6, block);
         vector_add_v3_vectorized<<<grid, block, 0, stream>>>(a, b, c, n, head);
     } else {
         return cudaErrorInvalidValue;

@@ -4,8 +4,8 @@
  * copies that can or cannot overlap. Its kernels are therefore small and
  * plain, so that what the benchmark measures is the cost around them:
  *
+ *   add              out = x + y, grid-stride (1 flop per 12 bytes)
  *   saxpy            out = alpha * x + y, grid-stride (2 flops per 12 bytes)
- *                    (vector add, c = a + b, is chapter 01's v2 launcher)
  *   empty            does nothing: its time is the launch's cost alone
  *   request_one      one small request: out[i] = scale * in[i] + bias over
  *                    one segment, one launch per request
@@ -22,6 +22,17 @@
 
 #include "02_gpu_pays.h"
 #include "common/sl_launch.h"
+
+/* Add — out = x + y, grid-stride.
+ * Chapter 01's vector add as its v2 does it, here with chapter 02's own
+ * launcher: one add per 12 bytes moved, so what a run of it costs is the
+ * bus and the launch around it. */
+__global__ void add_grid_stride(const float *__restrict__ x, const float *__restrict__ y, float *__restrict__ out,
+                                size_t n)
+{
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) out[i] = x[i] + y[i];
+}
 
 /* SAXPY — out = alpha * x + y (BLAS writes y in place; a separate output
  * keeps the buffers of vector add, so the two are measured alike).
@@ -43,7 +54,7 @@ __global__ void empty_kernel(void) {}
 /* One request — a segment of `count` elements at `offset`.
  * A block-stride loop over the segment; small requests use one block, and
  * each request pays a whole launch. */
-__global__ void request_one(const float *__restrict__ in, float *__restrict__ out, sl_request r)
+__global__ void request_one(const float *__restrict__ in, float *__restrict__ out, sl_pays_segment r)
 {
     for (unsigned i = threadIdx.x + blockIdx.x * blockDim.x; i < r.count; i += blockDim.x * gridDim.x)
         out[r.offset + i] = fmaf(r.scale, in[r.offset + i], r.bias);
@@ -54,10 +65,10 @@ __global__ void request_one(const float *__restrict__ in, float *__restrict__ ou
  * run side by side on different SMs instead of one after another. The
  * list itself is one more copy (16 bytes a request). */
 __global__ void request_batched(const float *__restrict__ in, float *__restrict__ out,
-                                const sl_request *__restrict__ list, int count)
+                                const sl_pays_segment *__restrict__ list, int count)
 {
     for (int b = blockIdx.x; b < count; b += gridDim.x) {
-        sl_request r = list[b];
+        sl_pays_segment r = list[b];
         for (unsigned i = threadIdx.x; i < r.count; i += blockDim.x) out[r.offset + i] = fmaf(r.scale, in[r.offset + i], r.bias);
     }
 }
@@ -79,12 +90,14 @@ __global__ void poly_horner(const float *__restrict__ x, float *__restrict__ y, 
 /* ---- launchers ------------------------------------------------------------------ */
 
 /* A grid-stride grid: enough blocks for n, at most four waves of resident blocks. */
-static unsigned stride_grid(size_t n, int block)
+static unsigned stride_grid(size_t n, int block) { return sl_stride_grid(n, block, 4u); }
+
+extern "C" cudaError_t sl_pays_add_launch(const float *x, const float *y, float *out, size_t n, int block,
+                                          cudaStream_t stream)
 {
-    size_t blocks = (n + (size_t)block - 1) / (size_t)block;
-    unsigned cap = sl_resident_blocks(block, 4u);
-    if (blocks == 0) blocks = 1;
-    return blocks < cap ? (unsigned)blocks : cap;
+    if (block <= 0) return cudaErrorInvalidValue;
+    add_grid_stride<<<stride_grid(n, block), block, 0, stream>>>(x, y, out, n);
+    return cudaGetLastError();
 }
 
 extern "C" cudaError_t sl_saxpy_launch(float alpha, const float *x, const float *y, float *out, size_t n, int block,
@@ -101,15 +114,16 @@ extern "C" cudaError_t sl_empty_launch(cudaStream_t stream)
     return cudaGetLastError();
 }
 
-extern "C" cudaError_t sl_request_launch_one(const float *in, float *out, sl_request r, int block, cudaStream_t stream)
+extern "C" cudaError_t sl_request_launch_one(const float *in, float *out, sl_pays_segment r, int block,
+                                             cudaStream_t stream)
 {
     if (block <= 0) return cudaErrorInvalidValue;
     request_one<<<stride_grid(r.count, block), block, 0, stream>>>(in, out, r);
     return cudaGetLastError();
 }
 
-extern "C" cudaError_t sl_request_launch_batched(const float *in, float *out, const sl_request *list, int count,
-                                                 int block, cudaStream_t stream)
+extern "C" cudaError_t sl_request_launch_batched(const float *in, float *out, const sl_pays_segment *list,
+                                                 int count, int block, cudaStream_t stream)
 {
     if (block <= 0 || count <= 0) return cudaErrorInvalidValue;
     request_batched<<<(unsigned)count, block, 0, stream>>>(in, out, list, count);

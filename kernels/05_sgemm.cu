@@ -1,5 +1,5 @@
-/* Chapter 05 — SGEMM, v1 to v3, and the chapter's SGEMM dispatch (the map of
- * every version is in kernels/05_transpose.cu).
+/* Chapter 05 — SGEMM: the map of every version, v1 to v3, and the
+ * chapter's SGEMM dispatch.
  *
  * C = alpha * A * B + beta * C, row-major, any m, n, k. An m x n x k product
  * does 2mnk flops on 4(mk + kn + 2mn) bytes at the least: at 4096 that is
@@ -7,11 +7,30 @@
  * compute to bandwidth. So SGEMM can be compute-bound, and the whole ladder
  * is about feeding the arithmetic units: every step raises the flops each
  * loaded byte pays for (the arithmetic intensity), from global memory to
- * shared memory to registers.
+ * shared memory to registers. Each version changes one thing:
  *
- *   v1-v3   this file: one thread per element of C
- *   v4-v6   kernels/05_sgemm_blocked.cu: several elements per thread
- *   v7      kernels/05_sgemm_warptile.cu: warp tiles, double buffering, autotuned shape
+ *   v1  naive, threadIdx.x along the rows      this file
+ *   v2  coalesced, threadIdx.x along columns
+ *   v3  32 x 32 shared-memory tiles
+ *   v4  1D register blocking (8 per thread)    kernels/05_sgemm_blocked.cu
+ *   v5  2D register blocking (8 x 8)
+ *   v6  float4 loads, A's tile transposed
+ *   v7  warp tiling                            kernels/05_sgemm_warptile.cu
+ *   v8  v7 + double-buffered shared memory
+ *   v9  v8 in 5 tile shapes; the autotuner
+ *       picks one per device
+ *
+ * bench/data/version_map.csv maps the names of the earlier numbering, in
+ * which one v7 was today's v9, to these.
+ *
+ * The files:
+ *   kernels/05_sgemm.h            the contract with host/05_sgemm.c
+ *   kernels/05_sgemm_family.cuh   what the SGEMM files share
+ *
+ * Build and run: make examples && build/bin/05_sgemm        (GPU)
+ *                                 build/bin/05_sgemm_emu    (CPU emulator)
+ * one version:   build/bin/05_sgemm_emu 256 256 256 8       (m, n, k, version)
+ * test, bench:   build/bin/test_05_sgemm_emu, build/bin/bench_05_sgemm
  */
 #include <stdint.h>
 
@@ -29,18 +48,20 @@ extern "C" const char *sl_sgemm_kernel_name(int version)
     case 4: return "v4 1D register blocking (8 per thread)";
     case 5: return "v5 2D register blocking (8x8 per thread)";
     case 6: return "v6 float4 loads, transposed A tile";
-    case 7: return "v7 warp tiling, double-buffered, autotuned";
+    case 7: return "v7 warp tiling";
+    case 8: return "v8 warp tiling, double-buffered";
+    case 9: return "v9 warp tiling, double-buffered, autotuned";
     default: return NULL;
     }
 }
 
-extern "C" int sl_sgemm_v7_config_count(void) { return sgemm_warptile_config_count(); }
+extern "C" int sl_sgemm_v9_config_count(void) { return sgemm_warptile_config_count(); }
 
-extern "C" const char *sl_sgemm_v7_config_name(int config) { return sgemm_warptile_config_name(config); }
+extern "C" const char *sl_sgemm_v9_config_name(int config) { return sgemm_warptile_config_name(config); }
 
 /* The block and tile of C of a version. v1 puts 32 threads (threadIdx.x)
  * along the rows of C, v2 along its columns. */
-static sgemm_shape shape_of(int version, int block, int v7_config)
+static sgemm_shape shape_of(int version, int block, int v9_config)
 {
     int b = block ? block : DEFAULT_BLOCK;
     sgemm_shape s = {b, 32, b / 32};
@@ -48,47 +69,49 @@ static sgemm_shape shape_of(int version, int block, int v7_config)
     case 1: break;
     case 2: s.bm = b / 32, s.bn = 32; break;
     case 3: s.threads = V3_TILE * V3_TILE, s.bm = s.bn = V3_TILE; break;
-    case 7: s = sgemm_warptile_shape(v7_config); break;
+    case 7:
+    case 8:
+    case 9: s = sgemm_warptile_shape(version, v9_config); break;
     default: s = sgemm_blocked_shape(version); break;
     }
     return s;
 }
 
 extern "C" sl_sgemm_problem sl_sgemm_check(int version, size_t m, size_t n, size_t k, size_t lda, size_t ldb,
-                                           size_t ldc, int block, int v7_config)
+                                           size_t ldc, int block, int v9_config)
 {
     if (version < 1 || version > SL_SGEMM_VERSIONS) return SL_SGEMM_BAD_VERSION;
     if (lda < k) return SL_SGEMM_BAD_LDA;
     if (ldb < n) return SL_SGEMM_BAD_LDB;
     if (ldc < n) return SL_SGEMM_BAD_LDC;
-    if (version == 7 && (v7_config < 0 || v7_config >= sgemm_warptile_config_count())) return SL_SGEMM_BAD_V7_CONFIG;
+    if (version == 9 && (v9_config < 0 || v9_config >= sgemm_warptile_config_count())) return SL_SGEMM_BAD_V9_CONFIG;
     if (version <= SL_SGEMM_FREE_BLOCK_VERSIONS) {
         if (block != 0 && (block < 32 || block > 1024 || block % 32 != 0)) return SL_SGEMM_BAD_BLOCK;
-    } else if (block != 0 && block != shape_of(version, 0, v7_config).threads) {
+    } else if (block != 0 && block != shape_of(version, 0, v9_config).threads) {
         return SL_SGEMM_BAD_BLOCK;
     }
     if (m > SL_SGEMM_MAX_DIM || n > SL_SGEMM_MAX_DIM || k > SL_SGEMM_MAX_DIM) return SL_SGEMM_TOO_LARGE;
-    sgemm_shape s = shape_of(version, block, v7_config);
+    sgemm_shape s = shape_of(version, block, v9_config);
     if ((m + s.bm - 1) / s.bm > SL_SGEMM_MAX_ROW_TILES) return SL_SGEMM_TOO_LARGE;
     if (m == 0 || n == 0) return SL_SGEMM_EMPTY;
     return SL_SGEMM_FINE;
 }
 
-extern "C" int sl_sgemm_block_threads(int version, int block, int v7_config)
+extern "C" int sl_sgemm_block_threads(int version, int block, int v9_config)
 {
-    return shape_of(version, block, v7_config).threads;
+    return shape_of(version, block, v9_config).threads;
 }
 
-extern "C" unsigned sl_sgemm_grid_blocks(int version, int block, int v7_config, size_t m, size_t n)
+extern "C" unsigned sl_sgemm_grid_blocks(int version, int block, int v9_config, size_t m, size_t n)
 {
-    sgemm_shape s = shape_of(version, block, v7_config);
+    sgemm_shape s = shape_of(version, block, v9_config);
     return (unsigned)(((m + s.bm - 1) / s.bm) * ((n + s.bn - 1) / s.bn));
 }
 
-extern "C" double sl_sgemm_tile_flops_per_byte(int version, int v7_config)
+extern "C" double sl_sgemm_tile_flops_per_byte(int version, int v9_config)
 {
     if (version < 3 || version > SL_SGEMM_VERSIONS) return 0.25;
-    sgemm_shape s = shape_of(version, 0, v7_config);
+    sgemm_shape s = shape_of(version, 0, v9_config);
     return (double)s.bm * s.bn / (2.0 * (s.bm + s.bn));
 }
 
@@ -151,20 +174,22 @@ __global__ void __launch_bounds__(V3_TILE *V3_TILE) sgemm_v3_shared(sl_sgemm_arg
 
 /* ---- dispatch ------------------------------------------------------------------ */
 
-extern "C" cudaError_t sl_sgemm_launch(int version, int block, int v7_config, const sl_sgemm_args *args,
+extern "C" cudaError_t sl_sgemm_launch(int version, int block, int v9_config, const sl_sgemm_args *args,
                                        cudaStream_t stream)
 {
     if (!args || !args->a || !args->b || !args->c || args->m < 0 || args->n < 0 || args->k < 0) return cudaErrorInvalidValue;
     if (sl_sgemm_check(version, (size_t)args->m, (size_t)args->n, (size_t)args->k, args->lda, args->ldb, args->ldc,
-                       block, v7_config) != SL_SGEMM_FINE)
+                       block, v9_config) != SL_SGEMM_FINE)
         return cudaErrorInvalidValue;
-    sgemm_shape s = shape_of(version, block, v7_config);
+    sgemm_shape s = shape_of(version, block, v9_config);
     dim3 grid = sgemm_grid(args, s.bm, s.bn);
     switch (version) {
     case 1: sgemm_v1_naive<<<grid, dim3(32, s.threads / 32), 0, stream>>>(*args); break;
     case 2: sgemm_v2_coalesced<<<grid, dim3(32, s.threads / 32), 0, stream>>>(*args); break;
     case 3: sgemm_v3_shared<<<grid, dim3(V3_TILE, V3_TILE), 0, stream>>>(*args); break;
-    case 7: return sgemm_warptile_launch(v7_config, args, stream);
+    case 7:
+    case 8:
+    case 9: return sgemm_warptile_launch(version, v9_config, args, stream);
     default: return sgemm_blocked_launch(version, args, stream);
     }
     return cudaGetLastError();

@@ -1,5 +1,5 @@
 /* Chapter 05 — SGEMM, v4 to v6: each thread computes several elements of C
- * from registers (the map of every version is in kernels/05_transpose.cu).
+ * from registers (the map of every version is in kernels/05_sgemm.cu).
  *
  * v3 did one multiply-add per two shared-memory loads, so shared memory,
  * not arithmetic, set its pace. Register blocking reuses what a thread has

@@ -12,13 +12,14 @@ typedef struct sgemm_shape {
     int bm, bn;  /* the block's tile of C */
 } sgemm_shape;
 
-/* v4-v6 (kernels/05_sgemm_blocked.cu) and v7 (kernels/05_sgemm_warptile.cu). */
+/* v4-v6 (kernels/05_sgemm_blocked.cu) and v7-v9 (kernels/05_sgemm_warptile.cu).
+ * `config` is v9's tile shape; v7 and v8 run shape 0 whatever it says. */
 sgemm_shape sgemm_blocked_shape(int version);
 cudaError_t sgemm_blocked_launch(int version, const sl_sgemm_args *args, cudaStream_t stream);
 int sgemm_warptile_config_count(void);
 const char *sgemm_warptile_config_name(int config);
-sgemm_shape sgemm_warptile_shape(int config);
-cudaError_t sgemm_warptile_launch(int config, const sl_sgemm_args *args, cudaStream_t stream);
+sgemm_shape sgemm_warptile_shape(int version, int config);
+cudaError_t sgemm_warptile_launch(int version, int config, const sl_sgemm_args *args, cudaStream_t stream);
 
 /* The grid of an m x n result in tiles of bm x bn: column tiles on x, row tiles on y. */
 static inline dim3 sgemm_grid(const sl_sgemm_args *args, int bm, int bn)

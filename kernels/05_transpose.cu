@@ -1,4 +1,4 @@
-/* Chapter 05 — shared memory and tiling: the matrix transpose, then SGEMM.
+/* Chapter 05 — shared memory and tiling: the matrix transpose.
  *
  * A transpose does no arithmetic: it reads every element once and writes it
  * once, so its only measure is how close it comes to a plain copy of the
@@ -13,29 +13,14 @@
  *   v3  the tile padded to 32 x 33             (no bank conflicts)
  *   v4  32 x 8 threads, 4 elements each        (a quarter of the threads, more work each)
  *
- * SGEMM, C = alpha * A * B + beta * C, climbs the same way from naive to
- * within reach of cuBLAS:
+ * SGEMM, the chapter's second half, has its own map in kernels/05_sgemm.cu.
  *
- *   v1  naive, threadIdx.x along the rows      kernels/05_sgemm.cu
- *   v2  coalesced, threadIdx.x along columns
- *   v3  32 x 32 shared-memory tiles
- *   v4  1D register blocking (8 per thread)    kernels/05_sgemm_blocked.cu
- *   v5  2D register blocking (8 x 8)
- *   v6  float4 loads, A's tile transposed
- *   v7  warp tiling, double-buffered shared    kernels/05_sgemm_warptile.cu
- *       memory; 5 tile shapes, the autotuner
- *       picks one per device
- *
- * The files:
- *   kernels/05_transpose.h, kernels/05_sgemm.h   the contracts with host/05_*.c
- *   kernels/05_sgemm_family.cuh                  what the SGEMM files share
+ * The files: kernels/05_transpose.h, the contract with host/05_transpose.c.
  *
  * Build and run: make examples && build/bin/05_transpose     (GPU)
  *                                 build/bin/05_transpose_emu (CPU emulator)
  * one version:   build/bin/05_transpose_emu 1025 513 3      (rows, cols, version)
- *                build/bin/05_sgemm_emu 256 256 256 7        (m, n, k, version)
- * test, bench:   build/bin/test_05_transpose_emu, build/bin/test_05_sgemm_emu,
- *                build/bin/bench_05_transpose, build/bin/bench_05_sgemm
+ * test, bench:   build/bin/test_05_transpose_emu, build/bin/bench_05_transpose
  */
 #include "05_transpose.h"
 

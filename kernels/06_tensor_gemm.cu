@@ -1,5 +1,5 @@
-/* Chapter 06 — tensor-core GEMM: from WMMA to mma.sync with ldmatrix and a
- * cp.async pipeline, and on Hopper to wgmma fed by TMA.
+/* Chapter 06 — tensor-core GEMM: from WMMA to mma.sync with ldmatrix, a
+ * cp.async pipeline and a swizzle, and on Hopper to wgmma fed by TMA.
  *
  * C = A * B with A and B in 16-bit floats (f16 or bf16) and the products
  * summed in float: what a tensor core does. One mma.sync m16n8k16 is 4096
@@ -7,7 +7,8 @@
  * longer the problem, moving the operands to it is. The ladder is about
  * that: from global memory (v1), to shared memory (v2), to registers in the
  * exact layout the instruction wants (v3), to copies that run while the
- * warps compute, into a layout without bank conflicts (v4).
+ * warps compute (v4), into a layout without bank conflicts (v5). Each
+ * version changes one thing:
  *
  *   v1  this file                    WMMA 16x16x16, one warp per 16x16 tile of C,
  *                                    fragments straight from global memory
@@ -15,17 +16,20 @@
  *                                    each 32x32 of C (2x2 fragments)
  *   v3  kernels/06_tensor_gemm_mma.cu  mma.sync m16n8k16 fed by ldmatrix from a
  *                                    128x128x32 shared tile, 8 warps of 64x32
- *   v4  kernels/06_tensor_gemm_mma.cu  v3 + a 3-stage cp.async pipeline and an XOR-
- *                                    swizzled shared layout free of bank conflicts
- *   v5  kernels/06_tensor_gemm_wgmma.cu  Hopper only (sm_90a): wgmma m64n64k16
+ *   v4  kernels/06_tensor_gemm_mma.cu  v3 + a 3-stage cp.async pipeline
+ *   v5  kernels/06_tensor_gemm_mma.cu  v4 + an XOR-swizzled shared layout free of
+ *                                    bank conflicts
+ *   v6  kernels/06_tensor_gemm_wgmma.cu  Hopper only (sm_90a): wgmma m64n64k16
  *                                    fed by TMA copies completing on mbarriers, a
  *                                    producer warpgroup and two consumer warpgroups,
- *                                    128x128x64 tiles, 4 stages. Compiled and its
- *                                    PTX checked, but NEVER RUN in this project (no
- *                                    GPU lent); tested only where an sm_90 GPU is.
+ *                                    128x128x64 tiles, 4 stages; tested where an
+ *                                    sm_90 GPU is (gpu.test_06_tensor_gemm)
  *
- * Edges are padded by the host for v1-v4 (kernels/06_tensor_gemm.h): those
- * kernels see multiples of their tile; v5 uses TMA's zero fill and
+ * bench/data/version_map.csv maps the names of the earlier numbering, in
+ * which one v4 was today's v5 and v5 today's v6, to these.
+ *
+ * Edges are padded by the host for v1-v5 (kernels/06_tensor_gemm.h): those
+ * kernels see multiples of their tile; v6 uses TMA's zero fill and
  * predicated stores. Build and run: make, then
  * build/bin/test_06_tensor_gemm_emu and build/bin/bench_06_tensor_gemm_emu
  * (the emulator), or the same without _emu on a GPU. */
@@ -46,8 +50,9 @@ extern "C" const char *sl_tgemm_kernel_name(int version)
     case 1: return "v1 WMMA 16x16x16, one warp per tile";
     case 2: return "v2 WMMA over 64x64x32 shared-memory tiles";
     case 3: return "v3 mma.sync m16n8k16 fed by ldmatrix";
-    case 4: return "v4 v3 + 3-stage cp.async, swizzled shared memory";
-    case 5: return "v5 wgmma + TMA + mbarrier, producer/consumer warpgroups (sm_90)";
+    case 4: return "v4 v3 + 3-stage cp.async pipeline";
+    case 5: return "v5 v4 + swizzled shared memory";
+    case 6: return "v6 wgmma + TMA + mbarrier, producer/consumer warpgroups (sm_90)";
     default: return NULL;
     }
 }
@@ -59,8 +64,9 @@ extern "C" sl_tgemm_tile_shape sl_tgemm_tile(int version)
     case 1: s.bm = 16, s.bn = 16, s.bk = 16, s.threads = 32; break;
     case 2: s.bm = V2_BM, s.bn = V2_BN, s.bk = V2_BK, s.threads = 128; break;
     case 3:
-    case 4: s.bm = TG_MMA_BM, s.bn = TG_MMA_BN, s.bk = TG_MMA_BK, s.threads = TG_MMA_THREADS; break;
-    case 5: s.bm = 128, s.bn = 128, s.bk = 64, s.threads = 384; break; /* kernels/06_tensor_gemm_wgmma.cu */
+    case 4:
+    case 5: s.bm = TG_MMA_BM, s.bn = TG_MMA_BN, s.bk = TG_MMA_BK, s.threads = TG_MMA_THREADS; break;
+    case 6: s.bm = 128, s.bn = 128, s.bk = 64, s.threads = 384; break; /* kernels/06_tensor_gemm_wgmma.cu */
     default: break;
     }
     return s;

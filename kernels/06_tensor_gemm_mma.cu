@@ -1,7 +1,7 @@
-/* Chapter 06 — tensor-core GEMM v3 and v4: mma.sync m16n8k16 fed by
+/* Chapter 06 — tensor-core GEMM v3 to v5: mma.sync m16n8k16 fed by
  * ldmatrix (the map of every version is in kernels/06_tensor_gemm.cu).
  *
- * Both use one block tile: 128x128 of C, 32 of K per step, 8 warps in a
+ * All three use one block tile: 128x128 of C, 32 of K per step, 8 warps in a
  * 2 x 4 grid, each warp 64x32 of C: 4 x 4 mma tiles of 16x8, 64 float
  * accumulators per thread. Per k16 step a warp loads 4 A fragments (one
  * ldmatrix.x4 each) and 4 B fragments (two ldmatrix.x4.trans) and issues 16
@@ -14,7 +14,7 @@
 #define WARP_N 32
 #define MI (WARP_M / 16) /* mma tiles along m per warp */
 #define NI (WARP_N / 8)  /* along n */
-#define V4_STAGES 3
+#define PIPE_STAGES 3 /* v4 and v5 */
 
 /* mma.sync for either input type: d = a * b + d. */
 template <class T> struct mma_of;
@@ -33,8 +33,8 @@ template <> struct mma_of<__nv_bfloat16> {
 
 /* Where element (row, col) of a shared tile lies, as an offset in 16-bit
  * elements. A tile is 128 x 32 (rows of 4 chunks of 8 elements, 16 bytes);
- * B tile is 32 x 128 (rows of 16 chunks). v3 stores them plainly, v4 XORs
- * the chunk index with bits of the row (see v4). */
+ * B tile is 32 x 128 (rows of 16 chunks). v3 and v4 store them plainly, v5
+ * XORs the chunk index with bits of the row (see v5). */
 template <bool SWIZZLE> __device__ __forceinline__ int a_offset(int row, int chunk)
 {
     return row * TG_MMA_BK + ((SWIZZLE ? chunk ^ ((row >> 1) & 3) : chunk) * 8);
@@ -123,56 +123,82 @@ __global__ void __launch_bounds__(TG_MMA_THREADS) tgemm_v3_mma(int n, int k, con
     store_acc(acc, c, n, row0 + wm * WARP_M, col0 + wn * WARP_N, lane);
 }
 
-/* v4 — v3 + a 3-stage cp.async pipeline and a swizzled shared layout.
- * cp.async copies global -> shared without passing through registers and
- * without waiting: the block issues the copies of the step after next,
- * then computes on the current one, so DRAM latency hides behind the mma.
- * Three stages of both tiles, 3 x 16 KB = 48 KB of shared memory.
- * The swizzle: chunk c (16 bytes) of row r goes to chunk c ^ ((r >> 1) & 3)
- * in A and c ^ (r & 7) in B. The 8 rows that one ldmatrix phase reads (and
- * the 8 chunks that 8 lanes' cp.async write) then cover all 32 banks once:
- * no conflicts, and no padding bytes. Cost: an XOR per address, and a
- * __syncthreads per step still, since all warps read every stage. */
-template <class T>
-__device__ __forceinline__ void v4_load_stage(T *as, T *bs, const T *a, const T *b, int n, int k, size_t row0,
-                                              size_t col0, int p0, int tid)
+/* One stage of the pipeline: the block's A and B tiles of step p0, global
+ * -> shared by cp.async, 16 bytes per copy, 2 + 2 per thread. */
+template <class T, bool SWIZZLE>
+__device__ __forceinline__ void load_stage(T *as, T *bs, const T *a, const T *b, int n, int k, size_t row0,
+                                           size_t col0, int p0, int tid)
 {
     for (int q = tid; q < TG_MMA_BM * TG_MMA_BK / 8; q += TG_MMA_THREADS) {
         int r = q / 4, ch = q % 4;
-        sl_cp_async_16(as + a_offset<true>(r, ch), a + (row0 + r) * k + p0 + ch * 8);
+        sl_cp_async_16(as + a_offset<SWIZZLE>(r, ch), a + (row0 + r) * k + p0 + ch * 8);
     }
     for (int q = tid; q < TG_MMA_BK * TG_MMA_BN / 8; q += TG_MMA_THREADS) {
         int r = q / 16, ch = q % 16;
-        sl_cp_async_16(bs + b_offset<true>(r, ch), b + (size_t)(p0 + r) * n + col0 + ch * 8);
+        sl_cp_async_16(bs + b_offset<SWIZZLE>(r, ch), b + (size_t)(p0 + r) * n + col0 + ch * 8);
     }
 }
 
-template <class T>
-__global__ void __launch_bounds__(TG_MMA_THREADS) tgemm_v4_pipelined(int n, int k, const T *a, const T *b, float *c)
+/* The block's whole product through a ring of PIPE_STAGES shared tiles
+ * (the kernel's): v4 with the plain layout, v5 with the swizzled one. */
+template <class T, bool SWIZZLE>
+__device__ __forceinline__ void pipelined_gemm(T (*as)[TG_MMA_BM * TG_MMA_BK], T (*bs)[TG_MMA_BK * TG_MMA_BN], int n,
+                                               int k, const T *a, const T *b, float *c)
 {
-    __shared__ __align__(128) T as[V4_STAGES][TG_MMA_BM * TG_MMA_BK];
-    __shared__ __align__(128) T bs[V4_STAGES][TG_MMA_BK * TG_MMA_BN];
     const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32, wm = warp / 4, wn = warp % 4;
     const size_t row0 = (size_t)blockIdx.y * TG_MMA_BM, col0 = (size_t)blockIdx.x * TG_MMA_BN;
     const int steps = k / TG_MMA_BK;
     float acc[MI][NI][4] = {};
-    /* the first V4_STAGES - 1 steps in flight, one commit group each */
-    for (int s = 0; s < V4_STAGES - 1; s++) {
-        if (s < steps) v4_load_stage(as[s], bs[s], a, b, n, k, row0, col0, s * TG_MMA_BK, tid);
+    /* the first PIPE_STAGES - 1 steps in flight, one commit group each */
+    for (int s = 0; s < PIPE_STAGES - 1; s++) {
+        if (s < steps) load_stage<T, SWIZZLE>(as[s], bs[s], a, b, n, k, row0, col0, s * TG_MMA_BK, tid);
         sl_cp_async_commit();
     }
     for (int step = 0; step < steps; step++) {
-        sl_cp_async_wait_group(V4_STAGES - 2); /* this thread's copies of `step` have landed */
-        __syncthreads();                       /* everyone's have; and step - 1's stage is free */
-        int next = step + V4_STAGES - 1;
+        sl_cp_async_wait_group(PIPE_STAGES - 2); /* this thread's copies of `step` have landed */
+        __syncthreads();                         /* everyone's have; and step - 1's stage is free */
+        int next = step + PIPE_STAGES - 1;
         if (next < steps)
-            v4_load_stage(as[next % V4_STAGES], bs[next % V4_STAGES], a, b, n, k, row0, col0, next * TG_MMA_BK, tid);
+            load_stage<T, SWIZZLE>(as[next % PIPE_STAGES], bs[next % PIPE_STAGES], a, b, n, k, row0, col0,
+                                   next * TG_MMA_BK, tid);
         sl_cp_async_commit(); /* an empty group near the end keeps the count */
-        const int s = step % V4_STAGES;
-        for (int ks = 0; ks < TG_MMA_BK / 16; ks++) warp_step<T, true>(acc, as[s], bs[s], ks, wm, wn, lane);
+        const int s = step % PIPE_STAGES;
+        for (int ks = 0; ks < TG_MMA_BK / 16; ks++) warp_step<T, SWIZZLE>(acc, as[s], bs[s], ks, wm, wn, lane);
     }
     sl_cp_async_wait_all();
     store_acc(acc, c, n, row0 + wm * WARP_M, col0 + wn * WARP_N, lane);
+}
+
+/* v4 — v3 + a 3-stage cp.async pipeline.
+ * v3's threads loaded each tile into registers, stored it to shared memory
+ * and waited at a barrier before any mma: global latency (hundreds of
+ * cycles) was paid every step. cp.async copies global -> shared without
+ * passing through registers and without waiting: the block issues the
+ * copies of the step after next, then computes on the current one, so the
+ * latency hides behind the mma. Cost: three stages of both tiles, 3 x 16 KB
+ * = 48 KB of shared memory, and a __syncthreads per step still, since all
+ * warps read every stage. The layout is v3's, bank conflicts included. */
+template <class T>
+__global__ void __launch_bounds__(TG_MMA_THREADS) tgemm_v4_pipelined(int n, int k, const T *a, const T *b, float *c)
+{
+    __shared__ __align__(128) T as[PIPE_STAGES][TG_MMA_BM * TG_MMA_BK];
+    __shared__ __align__(128) T bs[PIPE_STAGES][TG_MMA_BK * TG_MMA_BN];
+    pipelined_gemm<T, false>(as, bs, n, k, a, b, c);
+}
+
+/* v5 — v4 + a swizzled shared layout.
+ * v4's plain tiles have 64-byte rows (A) and 256-byte rows (B), so the 8
+ * rows one ldmatrix phase reads fall on the same banks: 4-way conflicts for
+ * A, 8-way for B. Here chunk c (16 bytes) of row r goes to chunk
+ * c ^ ((r >> 1) & 3) in A and c ^ (r & 7) in B: the 8 rows of a phase (and
+ * the 8 chunks that 8 lanes' cp.async write) then cover all 32 banks once:
+ * no conflicts, and no padding bytes. Cost: an XOR per address. */
+template <class T>
+__global__ void __launch_bounds__(TG_MMA_THREADS) tgemm_v5_swizzled(int n, int k, const T *a, const T *b, float *c)
+{
+    __shared__ __align__(128) T as[PIPE_STAGES][TG_MMA_BM * TG_MMA_BK];
+    __shared__ __align__(128) T bs[PIPE_STAGES][TG_MMA_BK * TG_MMA_BN];
+    pipelined_gemm<T, true>(as, bs, n, k, a, b, c);
 }
 
 template <class T>
@@ -181,7 +207,8 @@ static cudaError_t launch_mma(int version, const sl_tgemm_args *p, cudaStream_t 
     dim3 grid((unsigned)(p->n / TG_MMA_BN), (unsigned)(p->m / TG_MMA_BM));
     const T *a = (const T *)p->a, *b = (const T *)p->b;
     if (version == 3) tgemm_v3_mma<T><<<grid, TG_MMA_THREADS, 0, stream>>>(p->n, p->k, a, b, p->c);
-    else tgemm_v4_pipelined<T><<<grid, TG_MMA_THREADS, 0, stream>>>(p->n, p->k, a, b, p->c);
+    else if (version == 4) tgemm_v4_pipelined<T><<<grid, TG_MMA_THREADS, 0, stream>>>(p->n, p->k, a, b, p->c);
+    else tgemm_v5_swizzled<T><<<grid, TG_MMA_THREADS, 0, stream>>>(p->n, p->k, a, b, p->c);
     return cudaGetLastError();
 }
 

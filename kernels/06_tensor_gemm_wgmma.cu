@@ -1,14 +1,12 @@
-/* Chapter 06 — tensor-core GEMM v5 (Hopper only): wgmma fed by TMA loads that
+/* Chapter 06 — tensor-core GEMM v6 (Hopper only): wgmma fed by TMA loads that
  * complete on an mbarrier, one producer warpgroup and two consumer
  * warpgroups (the map of every version is in kernels/06_tensor_gemm.cu).
  *
- * STATUS: written, compiled for sm_90a and its PTX checked (ctest
- * cuda.06_tensor_gemm_wgmma_ptx), but it has NEVER RUN on a GPU in this
- * project: no sm_90 GPU was lent while it was written. Its correctness is
- * tested only where one exists (gpu.test_06_tensor_gemm). A wrong bit in a
- * descriptor below gives wrong numbers, not an error: trust the GPU test,
- * not this comment. What a first run on an sm_90 GPU settles, in the order
- * we would suspect it if the test fails:
+ * Its correctness is tested where an sm_90 GPU is (gpu.test_06_tensor_gemm;
+ * it passed on an H200, 2026-12-04); ctest nvcc.06_tensor_gemm_wgmma_ptx
+ * checks its PTX without one. A wrong bit in a descriptor below gives wrong
+ * numbers, not an error. The delicate points, in the order to suspect them
+ * if that test fails after a change:
  *   1. the MN-major B descriptor with imm-trans-b = 1 (wgmma_desc);
  *   2. that a TMA box larger than the tensor (m = 16 against a 128-row
  *      box), or wholly outside it (the second B box when n <= 64), is
@@ -21,8 +19,8 @@
  * (CMake object library simtlab_tgemm_wgmma): wgmma and the tensor-map form
  * of cp.async.bulk exist only on sm_90a. The emulator never sees it.
  *
- * v5 — wgmma + TMA + mbarrier, producer / consumer warpgroups.
- * v4's warps still spent instructions moving data: cp.async per 16 bytes,
+ * v6 — wgmma + TMA + mbarrier, producer / consumer warpgroups.
+ * v5's warps still spent instructions moving data: cp.async per 16 bytes,
  * ldmatrix per fragment, and a 16x8x16 mma per 4096 flops. Here one thread
  * asks the TMA unit for a whole 128x64 tile with one instruction, the copy
  * signals an mbarrier when its bytes have landed, and a warpgroup (4 warps,
@@ -55,16 +53,16 @@
 
 #include "06_tensor_gemm_family.cuh"
 
-#define V5_BM 128
-#define V5_BN 128
-#define V5_BK 64 /* 64 16-bit elements = 128 bytes: one row of the 128-byte swizzle */
-#define V5_STAGES 4
-#define V5_THREADS 384
-#define V5_A_BYTES (V5_BM * V5_BK * 2)     /* 16384 */
-#define V5_B_HALF_BYTES (V5_BK * 64 * 2)   /* 8192: 64 rows of K x 64 columns of N */
-#define V5_STAGE_BYTES (V5_A_BYTES + 2 * V5_B_HALF_BYTES)
+#define V6_BM 128
+#define V6_BN 128
+#define V6_BK 64 /* 64 16-bit elements = 128 bytes: one row of the 128-byte swizzle */
+#define V6_STAGES 4
+#define V6_THREADS 384
+#define V6_A_BYTES (V6_BM * V6_BK * 2)     /* 16384 */
+#define V6_B_HALF_BYTES (V6_BK * 64 * 2)   /* 8192: 64 rows of K x 64 columns of N */
+#define V6_STAGE_BYTES (V6_A_BYTES + 2 * V6_B_HALF_BYTES)
 /* + 1024 so that the tiles can be aligned to 1024 bytes (below), + the barriers */
-#define V5_SMEM_BYTES (V5_STAGES * V5_STAGE_BYTES + 1024 + 2 * V5_STAGES * 8)
+#define V6_SMEM_BYTES (V6_STAGES * V6_STAGE_BYTES + 1024 + 2 * V6_STAGES * 8)
 
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ != 900 || !defined(__CUDA_ARCH_FEAT_SM90_ALL))
 #error "06_tensor_gemm_wgmma.cu needs -gencode arch=compute_90a,code=sm_90a (wgmma and TMA are sm_90a only)"
@@ -253,21 +251,21 @@ static __device__ __forceinline__ void store_acc(const float d[32], float *c, in
 }
 
 template <class T>
-__global__ void __launch_bounds__(V5_THREADS) tgemm_v5_wgmma_tma(const __grid_constant__ CUtensorMap map_a,
+__global__ void __launch_bounds__(V6_THREADS) tgemm_v6_wgmma_tma(const __grid_constant__ CUtensorMap map_a,
                                                                  const __grid_constant__ CUtensorMap map_b, int m,
                                                                  int n, int k, float *c)
 {
     extern __shared__ unsigned char smem_raw[];
     /* 1024-byte alignment for the 128-byte swizzle (see wgmma_desc) */
     unsigned char *tiles = (unsigned char *)(((size_t)smem_raw + 1023) & ~(size_t)1023);
-    unsigned long long *full = (unsigned long long *)(tiles + V5_STAGES * V5_STAGE_BYTES);
-    unsigned long long *empty = full + V5_STAGES;
+    unsigned long long *full = (unsigned long long *)(tiles + V6_STAGES * V6_STAGE_BYTES);
+    unsigned long long *empty = full + V6_STAGES;
     const int warpgroup = threadIdx.x / 128;
-    const int row0 = blockIdx.y * V5_BM, col0 = blockIdx.x * V5_BN;
-    const int k_tiles = (k + V5_BK - 1) / V5_BK; /* the last one partly zeros from TMA */
+    const int row0 = blockIdx.y * V6_BM, col0 = blockIdx.x * V6_BN;
+    const int k_tiles = (k + V6_BK - 1) / V6_BK; /* the last one partly zeros from TMA */
 
     if (threadIdx.x == 0) {
-        for (int s = 0; s < V5_STAGES; s++) {
+        for (int s = 0; s < V6_STAGES; s++) {
             mbar_init(&full[s], 1);  /* the producer's arrive.expect_tx, then the bytes */
             mbar_init(&empty[s], 2); /* one arrival per consumer warpgroup */
         }
@@ -280,15 +278,15 @@ __global__ void __launch_bounds__(V5_THREADS) tgemm_v5_wgmma_tma(const __grid_co
         /* producer: thread 0 alone issues the copies, stage after stage */
         if (threadIdx.x == 0)
             for (int it = 0; it < k_tiles; it++) {
-                const int s = it % V5_STAGES;
+                const int s = it % V6_STAGES;
                 /* the stage's previous use (it - STAGES) must have been read */
-                if (it >= V5_STAGES) mbar_wait(&empty[s], ((it / V5_STAGES) - 1) & 1);
-                unsigned char *a_tile = tiles + s * V5_STAGE_BYTES;
-                unsigned char *b_tile = a_tile + V5_A_BYTES;
-                mbar_arrive_expect_tx(&full[s], V5_STAGE_BYTES);
-                tma_load_2d(a_tile, &map_a, it * V5_BK, row0, &full[s]);                /* 64 K x 128 rows */
-                tma_load_2d(b_tile, &map_b, col0, it * V5_BK, &full[s]);                /* 64 N x 64 K */
-                tma_load_2d(b_tile + V5_B_HALF_BYTES, &map_b, col0 + 64, it * V5_BK, &full[s]);
+                if (it >= V6_STAGES) mbar_wait(&empty[s], ((it / V6_STAGES) - 1) & 1);
+                unsigned char *a_tile = tiles + s * V6_STAGE_BYTES;
+                unsigned char *b_tile = a_tile + V6_A_BYTES;
+                mbar_arrive_expect_tx(&full[s], V6_STAGE_BYTES);
+                tma_load_2d(a_tile, &map_a, it * V6_BK, row0, &full[s]);                /* 64 K x 128 rows */
+                tma_load_2d(b_tile, &map_b, col0, it * V6_BK, &full[s]);                /* 64 N x 64 K */
+                tma_load_2d(b_tile + V6_B_HALF_BYTES, &map_b, col0 + 64, it * V6_BK, &full[s]);
             }
         return;
     }
@@ -298,16 +296,16 @@ __global__ void __launch_bounds__(V5_THREADS) tgemm_v5_wgmma_tma(const __grid_co
     float d0[32], d1[32]; /* columns 0-63 and 64-127 */
     for (int i = 0; i < 32; i++) d0[i] = 0.0f, d1[i] = 0.0f;
     for (int it = 0; it < k_tiles; it++) {
-        const int s = it % V5_STAGES;
-        mbar_wait(&full[s], (it / V5_STAGES) & 1);
-        const unsigned char *a_tile = tiles + s * V5_STAGE_BYTES + wg_row * 128;
-        const unsigned char *b_tile = tiles + s * V5_STAGE_BYTES + V5_A_BYTES;
+        const int s = it % V6_STAGES;
+        mbar_wait(&full[s], (it / V6_STAGES) & 1);
+        const unsigned char *a_tile = tiles + s * V6_STAGE_BYTES + wg_row * 128;
+        const unsigned char *b_tile = tiles + s * V6_STAGE_BYTES + V6_A_BYTES;
         wgmma_fence();
-        for (int kk = 0; kk < V5_BK / 16; kk++) {
+        for (int kk = 0; kk < V6_BK / 16; kk++) {
             const unsigned long long da = wgmma_desc(a_tile + kk * 32);
             const int acc = it > 0 || kk > 0;
             wgmma_of<T>::run(d0, da, wgmma_desc(b_tile + kk * 2048), acc);
-            wgmma_of<T>::run(d1, da, wgmma_desc(b_tile + V5_B_HALF_BYTES + kk * 2048), acc);
+            wgmma_of<T>::run(d1, da, wgmma_desc(b_tile + V6_B_HALF_BYTES + kk * 2048), acc);
         }
         wgmma_commit();
         /* Simple and safe: wait for this stage's wgmma before freeing it. The
@@ -340,7 +338,7 @@ static cudaError_t encode_2d(PFN_cuTensorMapEncodeTiled_v12000 encode, CUtensorM
     return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
 }
 
-template <class T> static cudaError_t launch_v5(const sl_tgemm_args *p, cudaStream_t stream)
+template <class T> static cudaError_t launch_v6(const sl_tgemm_args *p, cudaStream_t stream)
 {
     static PFN_cuTensorMapEncodeTiled_v12000 encode = NULL;
     if (!encode) {
@@ -354,19 +352,19 @@ template <class T> static cudaError_t launch_v5(const sl_tgemm_args *p, cudaStre
     CUtensorMap map_a, map_b;
     /* A: k contiguous, m rows; box 64 (K) x 128 (M) */
     cudaError_t e = encode_2d(encode, &map_a, p->a, p->bf16, (unsigned long long)p->k, (unsigned long long)p->m,
-                              V5_BK, V5_BM);
+                              V6_BK, V6_BM);
     /* B: n contiguous, k rows; box 64 (N) x 64 (K): 128 bytes inner, the 128-byte swizzle's limit */
     if (e == cudaSuccess)
-        e = encode_2d(encode, &map_b, p->b, p->bf16, (unsigned long long)p->n, (unsigned long long)p->k, 64, V5_BK);
+        e = encode_2d(encode, &map_b, p->b, p->bf16, (unsigned long long)p->n, (unsigned long long)p->k, 64, V6_BK);
     if (e != cudaSuccess) return e;
-    e = cudaFuncSetAttribute(tgemm_v5_wgmma_tma<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, V5_SMEM_BYTES);
+    e = cudaFuncSetAttribute(tgemm_v6_wgmma_tma<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, V6_SMEM_BYTES);
     if (e != cudaSuccess) return e;
-    dim3 grid((unsigned)((p->n + V5_BN - 1) / V5_BN), (unsigned)((p->m + V5_BM - 1) / V5_BM));
-    tgemm_v5_wgmma_tma<T><<<grid, V5_THREADS, V5_SMEM_BYTES, stream>>>(map_a, map_b, p->m, p->n, p->k, p->c);
+    dim3 grid((unsigned)((p->n + V6_BN - 1) / V6_BN), (unsigned)((p->m + V6_BM - 1) / V6_BM));
+    tgemm_v6_wgmma_tma<T><<<grid, V6_THREADS, V6_SMEM_BYTES, stream>>>(map_a, map_b, p->m, p->n, p->k, p->c);
     return cudaGetLastError();
 }
 
 cudaError_t tgemm_wgmma_launch(const sl_tgemm_args *args, cudaStream_t stream)
 {
-    return args->bf16 ? launch_v5<__nv_bfloat16>(args, stream) : launch_v5<__half>(args, stream);
+    return args->bf16 ? launch_v6<__nv_bfloat16>(args, stream) : launch_v6<__half>(args, stream);
 }

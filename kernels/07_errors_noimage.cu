@@ -18,6 +18,7 @@
 #include <cuda_runtime.h>
 
 #include "07_errors.h"
+#include "common/sl_arch_list.h"
 
 #if defined(SIMTLAB_EMU) || defined(SL_07_WRONG_ARCH_BUILD)
 
@@ -38,18 +39,7 @@ extern "C" cudaError_t sl_errors_noimage_attributes(struct cudaFuncAttributes *a
     return cudaFuncGetAttributes(attr, (const void *)errors_noimage);
 }
 
-#define SL_STR2(...) #__VA_ARGS__
-#define SL_STR(...) SL_STR2(__VA_ARGS__)
-
-extern "C" const char *sl_errors_noimage_built_architectures(void)
-{
-#if defined(SIMTLAB_EMU)
-    return "emulator (no GPU code: kernels run on the CPU)";
-#elif defined(__CUDA_ARCH_LIST__)
-    return SL_STR(__CUDA_ARCH_LIST__);
-#else
-    return "unknown (nvcc older than 11.5)";
-#endif
-}
+/* This file's own list (SIMTLAB_07_WRONG_ARCH), not the library's. */
+extern "C" const char *sl_errors_noimage_built_architectures(void) { return sl_file_architectures(); }
 
 #endif

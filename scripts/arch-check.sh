@@ -4,7 +4,7 @@
 # and 40), sm_120 (RTX 50). Compile only (nvcc -c, no link, nothing runs), in
 # parallel, one line per architecture; exits 1 naming each file that fails.
 # Kernels a GPU cannot run compile there as traps and their host wrappers
-# refuse them by name (chapter 06's v3/v4 and bf16 below 8.0, v5 off 9.0).
+# refuse them by name (chapter 06's v3-v5 and bf16 below 8.0, v6 off 9.0).
 #
 #   scripts/arch-check.sh [ARCH ...]     default: 75 86 89 120
 set -uo pipefail

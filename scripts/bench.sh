@@ -16,6 +16,9 @@
 # SIMTLAB_BENCH_OUT=DIR writes there instead of BUILD/bench/ (the chart test).
 # SIMTLAB_BENCH_REDRAW=1 runs nothing: it draws the charts and the summary
 # again from the CSVs already in BUILD/bench/.
+# SIMTLAB_MODEL_GPU (h200, a100, rtx4090, t4) picks the GPU of the emulated
+# runs' modelled columns (modelled_<gpu>_<column>: modelled, not measured;
+# the summary leaves them out, the charts that take every column draw them).
 # The emulator's own speed checks are `make bench-emu`, not part of this.
 set -uo pipefail
 build=${1:-build}
@@ -122,6 +125,10 @@ legend_of() { # csv column emulated
       copy_d2d) text="device-to-device copy (the ceiling)" ;;
       v*_e2e) text="${2%_e2e} with both copies (end to end)" ;;
       cub | cublas*) text="vendor library" ;;
+      slowdown_modelled_*) text="modelled on the ${2#slowdown_modelled_} (timing model, not measured)" ;;
+      modelled_*_*) # modelled_<gpu>_<column>: bench_emit_model (bench/harness.h)
+        local gpu=${2#modelled_}; gpu=${gpu%%_*}
+        text="${2#modelled_"$gpu"_} modelled on the $gpu (timing model, not measured)" ;;
     esac
   fi
   [ -n "$text" ] && text="$2: $text" || text=$2
@@ -228,7 +235,7 @@ for step in "${steps[@]}"; do
   xname=$(grep -m1 '^# chart: ' "$csv" | awk -F';' '{split($3, w, " "); print w[1]}')
   awk -F, -v name="$csvname" -v where="$where" -v first="${first:-*}" -v xname="${xname:-n}" '
     BEGIN { k = split(first, pat, " "); for (i = 1; i <= k; i++) { gsub(/\./, "\\.", pat[i]); gsub(/\*/, ".*", pat[i]); re = re (i > 1 ? "|" : "") "^(" pat[i] ")$" } }
-    /^[0-9]+,/ && $2 ~ re { if ($1 + 0 > maxn) maxn = $1 + 0; n[NR] = $1 + 0; col[NR] = $2; rate[NR] = $6; unit[NR] = $7 }
+    /^[0-9]+,/ && $2 ~ re && $2 !~ /^modelled_/ { if ($1 + 0 > maxn) maxn = $1 + 0; n[NR] = $1 + 0; col[NR] = $2; rate[NR] = $6; unit[NR] = $7 }
     END {
       if (!maxn) { printf "%-24s %-9s no rows\n", name, where; exit }
       line = ""; k = 0

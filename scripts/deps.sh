@@ -30,7 +30,7 @@ if [ "${SIMTLAB_WITH_NOTEBOOK:-0}" = 1 ] && ! python3 -c 'import papermill, ipyk
 fi
 
 # libthrust-dev, libcub-dev: Debian's header-only Thrust 1.17, which the
-# emulator builds Thrust programs with (emu/README.md, "Thrust and NVTX").
+# emulator builds Thrust programs with (emu/docs/libraries.md, "Thrust and NVTX").
 # bubblewrap: the sandbox make grade-class builds and runs student code in
 # (scripts/sandbox.py); its tests skip, saying why, where it cannot start.
 packages=(libcriterion-dev gnuplot-nox libopenblas-dev libboost-context-dev pkg-config cmake g++ make

@@ -109,7 +109,7 @@ fi
 case "$arch" in native | all | all-major | "") arch=80 ;; esac
 arch=${arch#sm_}
 
-# kernels/*_wgmma.cu (chapter 06's v5) exist only for sm_90a, whatever ARCH says.
+# kernels/*_wgmma.cu (chapter 06's v6) exist only for sm_90a, whatever ARCH says.
 arch_of() { case "$1" in *_wgmma.cu) echo 90a ;; *) echo "$arch" ;; esac; }
 
 out=$build/machine-code

@@ -7,7 +7,7 @@
       source and writes FILE: one line per kernel and target architecture,
       names demangled with c++filt so that a student can read them.
   resources.py check --file FILE --kernels DIR
-      The test cuda.resources: FILE exists, names every __global__ function
+      The test nvcc.resources: FILE exists, names every __global__ function
       of every chapter's kernels/NN_*.cu, and every kernel of chapter 06
       (the tensor-core GEMMs) spills 0 bytes at every architecture.
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""core.occupancy_tool: build/bin/occupancy's command line, no GPU needed.
+"""emu.03_occupancy.tool: build/bin/occupancy's command line, no GPU needed.
 
-  occupancy_tool.py build/bin/occupancy
+  03_occupancy_tool.py build/bin/occupancy
 
 --help; one kernel on one architecture (sm_80, 255 registers, 128 threads:
 2 blocks, 8 of 64 warps, registers); bad options refused with the option

@@ -11,6 +11,8 @@ a fresh folder, then checks each CSV against its own "# chart:" lines:
 - a chart with rows is drawn as a non-empty PNG and a non-empty SVG;
 - gnuplot printed nothing on stderr (bench.sh keeps what it printed as
   NAME.png.err / NAME.svg.err beside the chart);
+- chapter 03's emulated slowdown chart has its three lines: k, the
+  modelled GPU time's slowdown and the H200's measurement;
 - bench.sh itself exited 0.
 
 usage: bench_charts_test.py SOURCE_DIR BUILD_DIR"""
@@ -42,6 +44,12 @@ def check_csv(path, out):
     charts = [l[len("# chart: "):].split(";") for l in lines if l.startswith("# chart: ")]
     if not charts:  # bench.sh draws the rate of every column against n
         charts = [["", "", "", "", "6", "1", "*"]]
+    # chapter 03 without a GPU: its slowdown chart draws three lines, k, the modelled GPU time's
+    # slowdown and the H200's one measurement (unless the run says it skipped the model)
+    if base == "03_divergence_emu" and "slowdown_modelled_*" not in skipped_names:
+        for want in ("expected_k", "slowdown_modelled_*", "slowdown_h200_1204"):
+            if not any(fnmatch.fnmatchcase(c, want) for c in columns):
+                problems.append("%s-slowdown: no %s line (columns: %s)" % (base, want, " ".join(columns)))
     for chart in charts:
         cid, series = chart[0], chart[-1].split()
         name = base + ("-" + cid if cid else "")

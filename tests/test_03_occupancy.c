@@ -1,6 +1,6 @@
-/* The occupancy calculator (host/occupancy.c), CPU only: for each
+/* The occupancy calculator (host/03_occupancy.c), CPU only: for each
  * architecture a kernel limited by registers, by shared memory, by warps and
- * by block slots, worked by hand from NVIDIA's rules (host/occupancy.c says
+ * by block slots, worked by hand from NVIDIA's rules (host/03_occupancy.c says
  * where each limit comes from), then bad input, then the emulator's
  * cudaOccupancyMaxActiveBlocksPerMultiprocessor beside it.
  *

@@ -1,4 +1,4 @@
-/* Chapter 05 — SGEMM: every version (and every v7 tile shape) on shapes that
+/* Chapter 05 — SGEMM: every version (and every v9 tile shape) on shapes that
  * are no multiple of any tile, alpha and beta, leading dimensions with gaps
  * that must survive, NaN in C with beta == 0, k == 0, random schedules,
  * misaligned device buffers, the CPU baselines, cuBLAS, and bad arguments.
@@ -114,7 +114,7 @@ static void check_version(int version, uint64_t seed)
         cr_assert_eq(sl_sgemm(p.m, p.n, p.k, p.alpha, p.a, p.lda, p.b, p.ldb, p.beta, c, p.ldc, &opts, &rep), SL_OK,
                      "v%d %zux%zux%zu: %s", version, p.m, p.n, p.k, sl_last_error());
         char what[64];
-        snprintf(what, sizeof what, "v%d (shape %d)", version, sl_sgemm_v7_shape());
+        snprintf(what, sizeof what, "v%d (v9 shape %d)", version, sl_sgemm_v9_shape());
         expect_product(&p, c, what);
         cr_assert_eq(rep.version, version);
         size_t c_span = ((p.m - 1) * p.ldc + p.n) * sizeof(float);
@@ -137,15 +137,17 @@ Test(sgemm, v3_shared_tiles_within_the_k_bound) { check_all_shapes(3); }
 Test(sgemm, v4_1d_blocking_within_the_k_bound) { check_all_shapes(4); }
 Test(sgemm, v5_2d_blocking_within_the_k_bound) { check_all_shapes(5); }
 Test(sgemm, v6_vectorized_within_the_k_bound) { check_all_shapes(6); }
+Test(sgemm, v7_warp_tiling_within_the_k_bound) { check_all_shapes(7); }
+Test(sgemm, v8_double_buffered_within_the_k_bound) { check_all_shapes(8); }
 
-/* v7 in every tile shape the autotuner may pick. */
-Test(sgemm, v7_every_tile_shape_within_the_k_bound)
+/* v9 in every tile shape the autotuner may pick. */
+Test(sgemm, v9_every_tile_shape_within_the_k_bound)
 {
     sl_test_require_device();
-    uint64_t seed = sl_test_seed("sgemm v7");
-    for (int s = 0; s < sl_sgemm_v7_shape_count(); s++) {
-        cr_assert_eq(sl_sgemm_v7_use_shape(s), SL_OK, "%s", sl_last_error());
-        check_version(7, seed);
+    uint64_t seed = sl_test_seed("sgemm v9");
+    for (int s = 0; s < sl_sgemm_v9_shape_count(); s++) {
+        cr_assert_eq(sl_sgemm_v9_use_shape(s), SL_OK, "%s", sl_last_error());
+        check_version(9, seed);
     }
 }
 
@@ -190,7 +192,7 @@ Test(sgemm, every_version_within_bound_under_random_schedules)
     free_problem(&p);
 }
 
-/* v6 and v7 load float4s only from 16-byte aligned rows: device pointers one
+/* v6 to v9 load float4s only from 16-byte aligned rows: device pointers one
  * float off, and odd leading dimensions, take the scalar path. */
 Test(sgemm, vectorized_versions_handle_misaligned_rows)
 {
@@ -203,7 +205,7 @@ Test(sgemm, vectorized_versions_handle_misaligned_rows)
     cr_assert_eq(sl_alloc_device(&d_c, nc * sizeof(float)), SL_OK, "%s", sl_last_error());
     cr_assert_eq(sl_copy_to_device(d_a + 1, p.a, na * sizeof(float)), SL_OK, "%s", sl_last_error());
     cr_assert_eq(sl_copy_to_device(d_b + 1, p.b, nb * sizeof(float)), SL_OK, "%s", sl_last_error());
-    for (int v = 6; v <= 7; v++) {
+    for (int v = 6; v <= SL_SGEMM_VERSIONS; v++) {
         cr_assert_eq(sl_copy_to_device(d_c, p.c, nc * sizeof(float)), SL_OK, "%s", sl_last_error());
         sl_opts opts = {v, 0};
         double ms = -1.0;
@@ -213,7 +215,9 @@ Test(sgemm, vectorized_versions_handle_misaligned_rows)
         cr_assert(ms >= 0.0);
         float *c = fresh_c(&p);
         cr_assert_eq(sl_copy_to_host(c, d_c, nc * sizeof(float)), SL_OK, "%s", sl_last_error());
-        expect_product(&p, c, v == 6 ? "v6 misaligned" : "v7 misaligned");
+        char what[32];
+        snprintf(what, sizeof what, "v%d misaligned", v);
+        expect_product(&p, c, what);
         free(c);
     }
     cr_assert_eq(sl_free_device(d_a), SL_OK);
@@ -248,7 +252,7 @@ Test(sgemm, zero_m_or_n_is_a_no_op)
     cr_assert_eq(sl_alloc_live_count(), 0);
 }
 
-Test(sgemm, version_zero_is_v7_and_the_report_has_every_phase)
+Test(sgemm, version_zero_is_v9_and_the_report_has_every_phase)
 {
     sl_test_require_device();
     float a[6] = {1, 2, 3, 4, 5, 6}, b[6] = {1, 0, 0, 1, 1, 1}, c[4] = {NAN, NAN, NAN, NAN};
@@ -257,13 +261,13 @@ Test(sgemm, version_zero_is_v7_and_the_report_has_every_phase)
     cr_assert_eq(sl_sgemm(2, 2, 3, 1.0f, a, 3, b, 2, 0.0f, c, 2, NULL, &rep), SL_OK, "%s", sl_last_error());
     float want[4] = {4, 5, 10, 11};
     cr_assert_arr_eq(c, want, sizeof want);
-    cr_assert_eq(rep.version, 7);
+    cr_assert_eq(rep.version, 9);
     cr_assert_eq(rep.bytes_h2d, sizeof a + sizeof b, "beta = 0 and a tight C: C is not copied in");
     cr_assert_eq(rep.bytes_d2h, sizeof c);
     cr_assert_eq(rep.emulated, sl_backend_is_emulator());
     for (int p = 0; p < SL_PHASE_COUNT; p++) cr_assert(rep.phase_ms[p] >= 0.0 && isfinite(rep.phase_ms[p]));
-    cr_assert(sl_sgemm_version_name(7) != NULL && sl_sgemm_version_name(8) == NULL);
-    cr_assert(sl_sgemm_v7_shape_name(0) != NULL && sl_sgemm_v7_shape_name(sl_sgemm_v7_shape_count()) == NULL);
+    cr_assert(sl_sgemm_version_name(9) != NULL && sl_sgemm_version_name(10) == NULL);
+    cr_assert(sl_sgemm_v9_shape_name(0) != NULL && sl_sgemm_v9_shape_name(sl_sgemm_v9_shape_count()) == NULL);
 }
 
 /* ---- the baselines ----------------------------------------------------------------- */
@@ -321,20 +325,20 @@ Test(sgemm, cublas_through_the_transpose_identity_matches)
 }
 
 /* ---- the autotuner ------------------------------------------------------------------- */
-Test(sgemm, autotuner_runs_on_a_gpu_only_and_makes_its_pick_the_one_v7_runs)
+Test(sgemm, autotuner_runs_on_a_gpu_only_and_makes_its_pick_the_one_v9_runs)
 {
     sl_test_require_device();
     int best = -1;
     double ms[16];
-    sl_status st = sl_sgemm_v7_autotune(256, 256, 256, &best, ms);
+    sl_status st = sl_sgemm_v9_autotune(256, 256, 256, &best, ms);
     if (sl_backend_is_emulator()) {
         sl_test_expect_failure(st, SL_ERR_UNSUPPORTED, "GPU");
         return;
     }
     cr_assert_eq(st, SL_OK, "%s", sl_last_error());
-    cr_assert(best >= 0 && best < sl_sgemm_v7_shape_count());
-    cr_assert_eq(sl_sgemm_v7_shape(), best);
-    for (int s = 0; s < sl_sgemm_v7_shape_count(); s++) cr_assert(ms[s] > 0.0 && ms[best] <= ms[s]);
+    cr_assert(best >= 0 && best < sl_sgemm_v9_shape_count());
+    cr_assert_eq(sl_sgemm_v9_shape(), best);
+    for (int s = 0; s < sl_sgemm_v9_shape_count(); s++) cr_assert(ms[s] > 0.0 && ms[best] <= ms[s]);
     cr_assert_eq(sl_alloc_live_count(), 0);
 }
 
@@ -342,7 +346,7 @@ Test(sgemm, autotuner_runs_on_a_gpu_only_and_makes_its_pick_the_one_v7_runs)
 Test(sgemm, bad_arguments_are_rejected_by_name)
 {
     float a[64] = {0}, b[64] = {0}, c[64] = {0};
-    sl_opts v8 = {8, 0}, v3_block = {3, 256}, v1_block = {1, 100};
+    sl_opts v10 = {10, 0}, v3_block = {3, 256}, v1_block = {1, 100};
     sl_test_expect_failure(sl_sgemm(4, 4, 4, 1, NULL, 4, b, 4, 0, c, 4, NULL, NULL), SL_ERR_INVALID_ARGUMENT,
                            "a is NULL");
     sl_test_expect_failure(sl_sgemm(4, 4, 4, 1, a, 4, NULL, 4, 0, c, 4, NULL, NULL), SL_ERR_INVALID_ARGUMENT,
@@ -352,7 +356,7 @@ Test(sgemm, bad_arguments_are_rejected_by_name)
     sl_test_expect_failure(sl_sgemm(4, 4, 5, 1, a, 4, b, 4, 0, c, 4, NULL, NULL), SL_ERR_INVALID_ARGUMENT, "lda = 4");
     sl_test_expect_failure(sl_sgemm(4, 5, 4, 1, a, 4, b, 4, 0, c, 5, NULL, NULL), SL_ERR_INVALID_ARGUMENT, "ldb = 4");
     sl_test_expect_failure(sl_sgemm(4, 5, 4, 1, a, 4, b, 5, 0, c, 4, NULL, NULL), SL_ERR_INVALID_ARGUMENT, "ldc = 4");
-    sl_test_expect_failure(sl_sgemm(4, 4, 4, 1, a, 4, b, 4, 0, c, 4, &v8, NULL), SL_ERR_INVALID_ARGUMENT,
+    sl_test_expect_failure(sl_sgemm(4, 4, 4, 1, a, 4, b, 4, 0, c, 4, &v10, NULL), SL_ERR_INVALID_ARGUMENT,
                            "opts->version");
     sl_test_expect_failure(sl_sgemm(4, 4, 4, 1, a, 4, b, 4, 0, c, 4, &v3_block, NULL), SL_ERR_INVALID_ARGUMENT,
                            "opts->block");
@@ -363,7 +367,7 @@ Test(sgemm, bad_arguments_are_rejected_by_name)
     sl_test_expect_failure(sl_sgemm(4, 4, 4, 1, a, 4, b, 4, 0, c, huge, NULL, NULL), SL_ERR_OVERFLOW, "c (m x ldc)");
     sl_test_expect_failure(sl_sgemm((size_t)1 << 31, 4, 4, 1, a, 4, b, 4, 0, c, 4, NULL, NULL), SL_ERR_UNSUPPORTED,
                            "m = 2147483648");
-    sl_test_expect_failure(sl_sgemm_v7_use_shape(99), SL_ERR_INVALID_ARGUMENT, "shape = 99");
+    sl_test_expect_failure(sl_sgemm_v9_use_shape(99), SL_ERR_INVALID_ARGUMENT, "shape = 99");
     sl_test_expect_failure(sl_sgemm_cpu_blocked(4, 4, 5, 1, a, 4, b, 4, 0, c, 4), SL_ERR_INVALID_ARGUMENT, "lda = 4");
     sl_test_expect_failure(sl_sgemm_cpu_openblas(4, 4, 4, 1, NULL, 4, b, 4, 0, c, 4), SL_ERR_INVALID_ARGUMENT,
                            "a is NULL");

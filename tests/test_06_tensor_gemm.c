@@ -1,9 +1,9 @@
 /* Chapter 06 — tensor-core GEMM: the float <-> half / bf16 conversions bit
  * for bit, every version in both input types on 16x8x16, 64x64x64,
- * 127x65x33 (no multiple of any tile: the padding) and 256x512x128 (v5, on
+ * 127x65x33 (no multiple of any tile: the padding) and 256x512x128 (v6, on
  * an sm_90 GPU only, also 1024^3; under the emulator its refusal), the
  * device entry point, cublasGemmEx, the emulator's modelled bank conflicts
- * of v3 and v4, and bad arguments.
+ * of v3, v4 and v5, and bad arguments.
  *
  * Products: inputs uniform in [-1, 1), rounded to the 16-bit type; the
  * reference multiplies those rounded values in double. Pass: relative L2
@@ -175,48 +175,50 @@ Test(tgemm, v1_wmma_every_shape_f16_and_bf16) { check_all_shapes(1); }
 Test(tgemm, v2_wmma_shared_every_shape_f16_and_bf16) { check_all_shapes(2); }
 Test(tgemm, v3_mma_ldmatrix_every_shape_f16_and_bf16) { check_all_shapes(3); }
 Test(tgemm, v4_cp_async_pipeline_every_shape_f16_and_bf16) { check_all_shapes(4); }
+Test(tgemm, v5_swizzled_every_shape_f16_and_bf16) { check_all_shapes(5); }
 
-/* v5 (wgmma + TMA, kernels/06_tensor_gemm_wgmma.cu) runs only on an sm_90
- * GPU; this is the only place its results are checked. It has not run in
- * this project yet (no GPU was lent). 127x65x33 and 16x8x16 exercise TMA's
+/* v6 (wgmma + TMA, kernels/06_tensor_gemm_wgmma.cu) runs only on an sm_90
+ * GPU; this is the only place its results are checked. 127x65x33 and
+ * 16x8x16 exercise TMA's
  * zero fill (rows past m, K past k) and the predicated stores; 1024^3 wraps
  * the 4-stage ring four times. Outputs are poisoned with NaN first. */
-Test(tgemm, v5_wgmma_tma_every_shape_f16_and_bf16_on_sm90)
+Test(tgemm, v6_wgmma_tma_every_shape_f16_and_bf16_on_sm90)
 {
     static const size_t shapes[5][3] = {{16, 8, 16}, {64, 64, 64}, {127, 65, 33}, {256, 512, 128}, {1024, 1024, 1024}};
-    if (sl_backend_is_emulator()) cr_skip_test("v5 is not emulated: v5_is_refused_under_the_emulator_with_the_reason");
+    if (sl_backend_is_emulator()) cr_skip_test("v6 is not emulated: v6_is_refused_under_the_emulator_with_the_reason");
     sl_test_require_device();
     uint16_t a[256] = {0}, b[128] = {0};
     float c[128];
-    sl_opts v5 = {5, 0};
-    sl_status st = sl_tgemm(SL_TGEMM_F16, 16, 8, 16, a, b, c, &v5, NULL);
+    sl_opts v6 = {6, 0};
+    sl_status st = sl_tgemm(SL_TGEMM_F16, 16, 8, 16, a, b, c, &v6, NULL);
     if (st == SL_ERR_UNSUPPORTED) cr_skip_test("%s", sl_last_error());
     cr_assert_eq(st, SL_OK, "%s", sl_last_error());
     for (int t = 0; t < 2; t++)
-        for (int s = 0; s < 5; s++) check_version(5, (sl_tgemm_type)t, shapes[s][0], shapes[s][1], shapes[s][2]);
+        for (int s = 0; s < 5; s++) check_version(6, (sl_tgemm_type)t, shapes[s][0], shapes[s][1], shapes[s][2]);
 }
 
-Test(tgemm, v5_is_refused_under_the_emulator_with_the_reason)
+Test(tgemm, v6_is_refused_under_the_emulator_with_the_reason)
 {
-    if (!sl_backend_is_emulator()) cr_skip_test("a CUDA build: v5_wgmma_tma_every_shape_f16_and_bf16_on_sm90 runs it");
+    if (!sl_backend_is_emulator()) cr_skip_test("a CUDA build: v6_wgmma_tma_every_shape_f16_and_bf16_on_sm90 runs it");
     uint16_t a[4] = {0}, b[4] = {0};
     float c[4];
-    sl_opts v5 = {5, 0};
-    sl_test_expect_failure(sl_tgemm(SL_TGEMM_BF16, 2, 2, 2, a, b, c, &v5, NULL), SL_ERR_UNSUPPORTED,
-                           "v5 needs an sm_90 GPU (wgmma and TMA are not emulated)");
+    sl_opts v6 = {6, 0};
+    sl_test_expect_failure(sl_tgemm(SL_TGEMM_BF16, 2, 2, 2, a, b, c, &v6, NULL), SL_ERR_UNSUPPORTED,
+                           "v6 needs an sm_90 GPU (wgmma and TMA are not emulated)");
     sl_tgemm_model model;
-    sl_test_expect_failure(sl_tgemm_modelled(5, 128, 128, 64, &model), SL_ERR_UNSUPPORTED, "v5 needs an sm_90 GPU");
-    /* argument checks come first, as for v1-v4 */
-    sl_test_expect_failure(sl_tgemm(SL_TGEMM_F16, 2, 2, 2, NULL, b, c, &v5, NULL), SL_ERR_INVALID_ARGUMENT, "a is NULL");
+    sl_test_expect_failure(sl_tgemm_modelled(6, 128, 128, 64, &model), SL_ERR_UNSUPPORTED, "v6 needs an sm_90 GPU");
+    /* argument checks come first, as for v1-v5 */
+    sl_test_expect_failure(sl_tgemm(SL_TGEMM_F16, 2, 2, 2, NULL, b, c, &v6, NULL), SL_ERR_INVALID_ARGUMENT, "a is NULL");
     cr_assert_eq(sl_alloc_live_count(), 0);
 }
 
-/* k = 160: five v4 steps, so the 3-stage ring wraps around and its last
- * commit groups are empty. */
-Test(tgemm, v4_pipeline_wraps_around_its_stages)
+/* k = 160: five pipeline steps, so the 3-stage ring of v4 and v5 wraps
+ * around and its last commit groups are empty. */
+Test(tgemm, v4_v5_pipeline_wraps_around_its_stages)
 {
     sl_test_require_device();
     check_version(4, SL_TGEMM_F16, 128, 128, 160);
+    check_version(5, SL_TGEMM_F16, 128, 128, 160);
 }
 
 Test(tgemm, k_zero_gives_zeros_and_empty_c_is_a_no_op)
@@ -245,11 +247,11 @@ Test(tgemm, device_entry_point_and_cublas_gemm_ex_agree_with_the_reference)
         cr_assert_eq(sl_alloc_device(&d_c, n * n * 4), SL_OK);
         cr_assert_eq(sl_copy_to_device(d_a, p.a, n * n * 2), SL_OK);
         cr_assert_eq(sl_copy_to_device(d_b, p.b, n * n * 2), SL_OK);
-        for (int v = 0; v <= SL_TGEMM_F16 + 4; v++) { /* 0..4, then cuBLAS as 5 */
+        for (int v = 0; v <= 6; v++) { /* 0..5 (v6 needs sm_90: its own test), then cuBLAS as 6 */
             double ms = -1.0;
             sl_opts opts = {v, 0};
             cr_assert_eq(sl_fill_bytes_device(d_c, 0xff, n * n * 4), SL_OK);
-            sl_status st = v == 5 ? sl_vendor_tgemm_device(p.type, n, n, n, d_a, d_b, d_c, &ms)
+            sl_status st = v == 6 ? sl_vendor_tgemm_device(p.type, n, n, n, d_a, d_b, d_c, &ms)
                                   : sl_tgemm_device(p.type, n, n, n, d_a, d_b, d_c, &opts, &ms);
             cr_assert_eq(st, SL_OK, "v%d: %s", v, sl_last_error());
             cr_assert(ms >= 0.0);
@@ -266,10 +268,10 @@ Test(tgemm, device_entry_point_and_cublas_gemm_ex_agree_with_the_reference)
     cr_assert_eq(sl_alloc_live_count(), 0);
 }
 
-/* ---- the emulator's model: v3's plain tiles conflict, v4's swizzle does not ------------------ */
-Test(tgemm, modelled_bank_conflicts_v3_has_them_v4_has_none)
+/* ---- the emulator's model: v3's and v4's plain tiles conflict, v5's swizzle does not ---------- */
+Test(tgemm, modelled_bank_conflicts_v3_v4_have_them_v5_has_none)
 {
-    sl_tgemm_model m3, m4;
+    sl_tgemm_model m3, m4, m5;
     sl_status st = sl_tgemm_modelled(3, 128, 128, 64, &m3);
     if (!sl_backend_is_emulator()) {
         sl_test_expect_failure(st, SL_ERR_UNSUPPORTED, "");
@@ -278,17 +280,22 @@ Test(tgemm, modelled_bank_conflicts_v3_has_them_v4_has_none)
     if (st == SL_ERR_UNSUPPORTED) cr_skip_test("the counters are not compiled in: %s", sl_last_error());
     cr_assert_eq(st, SL_OK, "%s", sl_last_error());
     cr_assert_eq(sl_tgemm_modelled(4, 128, 128, 64, &m4), SL_OK, "%s", sl_last_error());
+    cr_assert_eq(sl_tgemm_modelled(5, 128, 128, 64, &m5), SL_OK, "%s", sl_last_error());
     /* Per k16 step a warp makes 4 ldmatrix.x4 of A (64-byte rows: each
      * quarter-warp phase's 8 rows fall on 2 groups of 4 banks, 4 wavefronts
      * instead of 1: 12 extra per request) and 2 .x4.trans of B (256-byte
      * rows: all 8 on the same 4 banks, 8 wavefronts: 28 extra), and these
      * are v3's only shared loads: (4 x 12 + 2 x 28) / 6 = 52 / 3 conflicts
-     * per request. v4 must have none. */
-    cr_expect(m3.shared_load_requests > 0 && m4.shared_load_requests > 0, "no shared loads were modelled");
+     * per request. v4 changes how the tiles arrive (cp.async), not where
+     * they lie: the same 52 / 3. v5's swizzle must leave none. */
+    cr_expect(m3.shared_load_requests > 0 && m4.shared_load_requests > 0 && m5.shared_load_requests > 0,
+              "no shared loads were modelled");
     cr_expect(fabs(m3.shared_load_conflicts_per_request - 52.0 / 3.0) < 1e-9,
               "v3: %.4f conflicts per shared load request, want 52/3", m3.shared_load_conflicts_per_request);
-    cr_expect_eq(m4.shared_load_conflicts, 0, "v4: %llu bank conflicts in %llu shared load requests",
-                 m4.shared_load_conflicts, m4.shared_load_requests);
+    cr_expect(fabs(m4.shared_load_conflicts_per_request - 52.0 / 3.0) < 1e-9,
+              "v4: %.4f conflicts per shared load request, want 52/3", m4.shared_load_conflicts_per_request);
+    cr_expect_eq(m5.shared_load_conflicts, 0, "v5: %llu bank conflicts in %llu shared load requests",
+                 m5.shared_load_conflicts, m5.shared_load_requests);
     cr_assert_eq(sl_alloc_live_count(), 0);
 }
 
@@ -297,12 +304,12 @@ Test(tgemm, bad_arguments_are_rejected_by_name)
 {
     uint16_t a[64] = {0}, b[64] = {0};
     float c[64] = {0};
-    sl_opts v6 = {6, 0}, v3_block = {3, 128};
+    sl_opts v7 = {7, 0}, v3_block = {3, 128};
     sl_test_expect_failure(sl_tgemm(SL_TGEMM_F16, 4, 4, 4, NULL, b, c, NULL, NULL), SL_ERR_INVALID_ARGUMENT, "a is NULL");
     sl_test_expect_failure(sl_tgemm(SL_TGEMM_F16, 4, 4, 4, a, NULL, c, NULL, NULL), SL_ERR_INVALID_ARGUMENT, "b is NULL");
     sl_test_expect_failure(sl_tgemm(SL_TGEMM_F16, 4, 4, 4, a, b, NULL, NULL, NULL), SL_ERR_INVALID_ARGUMENT, "c is NULL");
     sl_test_expect_failure(sl_tgemm((sl_tgemm_type)7, 4, 4, 4, a, b, c, NULL, NULL), SL_ERR_INVALID_ARGUMENT, "type = 7");
-    sl_test_expect_failure(sl_tgemm(SL_TGEMM_F16, 4, 4, 4, a, b, c, &v6, NULL), SL_ERR_INVALID_ARGUMENT, "opts->version");
+    sl_test_expect_failure(sl_tgemm(SL_TGEMM_F16, 4, 4, 4, a, b, c, &v7, NULL), SL_ERR_INVALID_ARGUMENT, "opts->version");
     sl_test_expect_failure(sl_tgemm(SL_TGEMM_F16, 4, 4, 4, a, b, c, &v3_block, NULL), SL_ERR_INVALID_ARGUMENT,
                            "opts->block");
     sl_test_expect_failure(sl_tgemm(SL_TGEMM_F16, (size_t)1 << 31, 4, 4, a, b, c, NULL, NULL), SL_ERR_UNSUPPORTED,

@@ -9,7 +9,7 @@
  * holds, what each resource alone would allow, and the one that limits it.
  * The second reads build/resources.txt (ptxas's report, kept by a CUDA
  * build) and prints one line per kernel and architecture of chapter NN.
- * The arithmetic is host/occupancy.c's. */
+ * The arithmetic is host/03_occupancy.c's. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

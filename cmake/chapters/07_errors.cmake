@@ -1,6 +1,6 @@
 # Chapter 07 — errors and debugging: the kernel with no image for your GPU,
 # and the example's cases checked under the emulator (and on a GPU).
-# Included from CMakeLists.txt after cmake/Chapters.cmake.
+# Included by sl_add_chapter(07 ...) (cmake/Chapters.cmake).
 
 # ---- kernels/07_errors_noimage.cu, built for the wrong architecture ----------
 # The newest architecture this nvcc knows (sm_121 with CUDA 13.0), machine
@@ -27,7 +27,7 @@ endif()
 if(sl_07_arch STREQUAL "" OR sl_07_arch STREQUAL "0")
   set(sl_07_arch 121)
 endif()
-target_compile_definitions(simtlab_emu PRIVATE SL_07_WRONG_ARCH=${sl_07_arch})
+target_compile_definitions(simtlab_07_emu PRIVATE SL_07_WRONG_ARCH=${sl_07_arch})
 if(SIMTLAB_HAVE_CUDA)
   add_library(simtlab_07_wrong_arch OBJECT ${PROJECT_SOURCE_DIR}/kernels/07_errors_noimage.cu)
   set_target_properties(simtlab_07_wrong_arch PROPERTIES CUDA_ARCHITECTURES ${sl_07_arch}-real)
@@ -38,6 +38,9 @@ if(SIMTLAB_HAVE_CUDA)
   message(STATUS "simtlab: chapter 07's no-image kernel is built for sm_${sl_07_arch} only")
 endif()
 
+if(NOT BUILD_TESTING) # the rest are tests
+  return()
+endif()
 # ---- the example, one case per test -------------------------------------------
 # emu.07_errors.CASE runs build/bin/07_errors_emu CASE and checks its exit
 # status and what it prints (stdout and stderr): the status code, the CUDA
@@ -106,10 +109,10 @@ if(SIMTLAB_PYTHON3)
                        RUN_SERIAL TRUE)
   if(SIMTLAB_HAVE_CUDA)
     # The CUDA build's doctor on a machine without a GPU (skipped on one with).
-    add_test(NAME cuda.07_errors.page_doctor
+    add_test(NAME nvcc.07_errors.page_doctor
              COMMAND ${SIMTLAB_PYTHON3} ${PROJECT_SOURCE_DIR}/tests/07_errors_page.py --doctor
                      ${PROJECT_SOURCE_DIR}/tutorial/07-errors-and-debugging.md $<TARGET_FILE_DIR:00_doctor>)
-    set_tests_properties(cuda.07_errors.page_doctor PROPERTIES LABELS "cuda;chapter" TIMEOUT 120
+    set_tests_properties(nvcc.07_errors.page_doctor PROPERTIES LABELS "nvcc;chapter" TIMEOUT 120
                          SKIP_REGULAR_EXPRESSION "simtlab-skip:")
   endif()
 endif()

@@ -3,6 +3,7 @@
 #define SIMTLAB_KERNELS_COMMON_SL_LAUNCH_H
 
 #include <cuda_runtime.h>
+#include <stddef.h>
 
 /* Blocks of `block` threads that fill every SM of the current device
  * `waves` times over: the grid a grid-stride kernel wants. More blocks only
@@ -17,6 +18,18 @@ static inline unsigned sl_resident_blocks(int block, unsigned waves)
     }
     unsigned per = (unsigned)(block > 0 && per_sm / block > 0 ? per_sm / block : 1);
     return (unsigned)sms * per * waves;
+}
+
+/* The grid of a grid-stride kernel over `items` work items: a block per
+ * `block` items (at least one), capped at `waves` waves of resident blocks
+ * (sl_resident_blocks), past which the loop inside the kernel walks the
+ * rest. `block` > 0. */
+static inline unsigned sl_stride_grid(size_t items, int block, unsigned waves)
+{
+    unsigned cap = sl_resident_blocks(block, waves);
+    size_t blocks = (items + (size_t)block - 1) / (size_t)block;
+    if (blocks == 0) blocks = 1;
+    return blocks < cap ? (unsigned)blocks : cap;
 }
 
 #endif

@@ -1,4 +1,4 @@
-/* gpu.occupancy_check: on a GPU, the calculator (host/occupancy.c) against
+/* gpu.03_occupancy.check: on a GPU, the calculator (host/03_occupancy.c) against
  * the runtime's cudaOccupancyMaxActiveBlocksPerMultiprocessor, for kernels
  * with few and many registers, static and dynamic shared memory, over block
  * sizes from 32 to 1024 and dynamic sizes up to what a block may opt in to.

@@ -14,7 +14,7 @@ extern "C" {
 /* The two streaming operations of the crossover: both read x and y and
  * write out, 12 bytes per element. */
 typedef enum sl_pays_op {
-    SL_PAYS_VECTOR_ADD = 0, /* out = x + y (chapter 01's v2 kernel) */
+    SL_PAYS_VECTOR_ADD = 0, /* out = x + y (grid-stride, as chapter 01's v2) */
     SL_PAYS_SAXPY = 1       /* out = alpha * x + y (one fmaf) */
 } sl_pays_op;
 

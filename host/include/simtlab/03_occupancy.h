@@ -3,8 +3,8 @@
  * more. Plain host arithmetic on the published per-architecture limits, so it
  * needs no GPU; the inputs come from ptxas's report (build/resources.txt) or
  * from cudaFuncGetAttributes. build/bin/occupancy is its command line. */
-#ifndef SIMTLAB_OCCUPANCY_H
-#define SIMTLAB_OCCUPANCY_H
+#ifndef SIMTLAB_03_OCCUPANCY_H
+#define SIMTLAB_03_OCCUPANCY_H
 
 #include <stddef.h>
 
@@ -14,7 +14,7 @@
 extern "C" {
 #endif
 
-/* What one SM of an architecture holds (host/occupancy.c says where each
+/* What one SM of an architecture holds (host/03_occupancy.c says where each
  * number comes from). */
 typedef struct sl_arch_limits {
     int arch;                     /* 75, 80, 86, 89, 90, 100, 120: compute capability x 10 */

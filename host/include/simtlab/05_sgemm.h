@@ -18,11 +18,12 @@ extern "C" {
  * C = beta * C. Sizes and leading dimensions up to 2^31 - 1 (ints on the
  * device, as in cuBLAS). Host arrays; C may overlap A or B (C = A * B in
  * place is right: A and B are copied in before C comes back).
- * Versions 1..7 (0 = best = 7): 1 naive, 2 coalesced, 3 shared-memory
+ * Versions 1..9 (0 = best = 9): 1 naive, 2 coalesced, 3 shared-memory
  * tiles, 4 1D register blocking, 5 2D register blocking, 6 float4 loads
- * with a transposed A tile, 7 warp tiling with double buffering in the tile
- * shape of sl_sgemm_v7_shape(). Blocks: v1 and v2 take a multiple of 32
- * from 32 to 1024 (0 = 256); v3-v7 run the block their tile fixes, so
+ * with a transposed A tile, 7 warp tiling, 8 warp tiling with double
+ * buffering, 9 the same in the tile shape of sl_sgemm_v9_shape() (v7 and v8
+ * run shape 0). Blocks: v1 and v2 take a multiple of 32 from 32 to 1024
+ * (0 = 256); v3-v9 run the block their tile fixes, so
  * opts->block must be 0 or that. */
 sl_status sl_sgemm(size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b,
                    size_t ldb, float beta, float *c, size_t ldc, const sl_opts *opts, sl_report *report);
@@ -37,21 +38,21 @@ const char *sl_sgemm_version_name(int version);
 sl_status sl_sgemm_device(size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b,
                           size_t ldb, float beta, float *c, size_t ldc, const sl_opts *opts, double *kernel_ms);
 
-/* v7's tile shapes (block tile, warp tile, thread patch): how many there
- * are, each one's description, the one v7 runs now (0 until changed), and
+/* v9's tile shapes (block tile, warp tile, thread patch): how many there
+ * are, each one's description, the one v9 runs now (0 until changed), and
  * how to change it for this process (a name is NULL outside 0 .. count - 1). */
-int sl_sgemm_v7_shape_count(void);
-const char *sl_sgemm_v7_shape_name(int shape);
-int sl_sgemm_v7_shape(void);
-sl_status sl_sgemm_v7_use_shape(int shape);
+int sl_sgemm_v9_shape_count(void);
+const char *sl_sgemm_v9_shape_name(int shape);
+int sl_sgemm_v9_shape(void);
+sl_status sl_sgemm_v9_use_shape(int shape);
 
-/* The autotuner: times v7 in every shape on an m x n x k product on this
+/* The autotuner: times v9 in every shape on an m x n x k product on this
  * GPU (device buffers it allocates; 1 warm-up, the median of 5 runs each),
- * makes the fastest the one v7 runs (sl_sgemm_v7_use_shape), and returns
- * it in *best. ms_each (may be NULL) receives sl_sgemm_v7_shape_count()
+ * makes the fastest the one v9 runs (sl_sgemm_v9_use_shape), and returns
+ * it in *best. ms_each (may be NULL) receives sl_sgemm_v9_shape_count()
  * medians. On the emulator SL_ERR_UNSUPPORTED: CPU times say nothing about
  * which shape suits a GPU. */
-sl_status sl_sgemm_v7_autotune(size_t m, size_t n, size_t k, int *best, double *ms_each);
+sl_status sl_sgemm_v9_autotune(size_t m, size_t n, size_t k, int *best, double *ms_each);
 
 /* What the CPU emulator models for one launch of `version` on an
  * m x n x k product (its SIMT counters, from the warps' real addresses:

@@ -34,15 +34,14 @@ sl_status sl_tgemm_widen(sl_tgemm_type type, const uint16_t *in, float *out, siz
  * float (tensor cores sum in an order and precision of their own: compare
  * with a tolerance). Any m, n, k: sides that are not multiples of the
  * version's tile (sl_tgemm_tile_of) are padded with zeros on the host
- * before the copy in, and only the m x n corner comes back (v5: only n and
+ * before the copy in, and only the m x n corner comes back (v6: only n and
  * k, to multiples of 8; TMA's zero fill and predicated stores do the rest). m == 0 or
  * n == 0 is a no-op; k == 0 gives C = 0.
- * Versions 1..5 (0 = best = 4, the best that runs everywhere): 1 WMMA one
+ * Versions 1..6 (0 = best = 5, the best that runs everywhere): 1 WMMA one
  * warp per tile, 2 WMMA over shared-memory tiles, 3 mma.sync fed by
- * ldmatrix, 4 v3 with a 3-stage cp.async pipeline and a swizzled layout,
- * 5 Hopper's wgmma fed by TMA (sm_90 only: SL_ERR_UNSUPPORTED with the
- * reason on any other device and under the emulator; it has never run in
- * this project, no GPU was lent). Each runs the block its tile fixes:
+ * ldmatrix, 4 v3 with a 3-stage cp.async pipeline, 5 v4 with a swizzled
+ * layout, 6 Hopper's wgmma fed by TMA (sm_90 only: SL_ERR_UNSUPPORTED with
+ * the reason on any other device and under the emulator). Each runs the block its tile fixes:
  * opts->block must be 0 or that. Host arrays; C may overlap A or B (they
  * are copied in first). The device, vendor and CPU functions below are not
  * in place: C apart from A and B. */
@@ -58,7 +57,7 @@ const char *sl_tgemm_version_name(int version);
 sl_status sl_tgemm_tile_of(int version, int *bm, int *bn, int *bk, int *threads);
 
 /* The same on device buffers (the benchmark's), with no padding: m, n and
- * k must be multiples of the version's tile (v5: m any, n and k multiples
+ * k must be multiples of the version's tile (v6: m any, n and k multiples
  * of 8; SL_ERR_INVALID_ARGUMENT says which is not). *kernel_ms is the kernel's time. */
 sl_status sl_tgemm_device(sl_tgemm_type type, size_t m, size_t n, size_t k, const uint16_t *a, const uint16_t *b,
                           float *c, const sl_opts *opts, double *kernel_ms);

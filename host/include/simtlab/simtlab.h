@@ -18,11 +18,11 @@
 #include "simtlab/01_vector_add.h"
 #include "simtlab/02_gpu_pays.h"
 #include "simtlab/03_divergence.h"
+#include "simtlab/03_occupancy.h" /* the occupancy calculator */
 #include "simtlab/04_reduce.h"
 #include "simtlab/05_transpose.h"
 #include "simtlab/05_sgemm.h"
 #include "simtlab/06_tensor_gemm.h"
 #include "simtlab/07_errors.h"
-#include "simtlab/occupancy.h" /* chapter 03: the occupancy calculator */
 
 #endif

@@ -8,7 +8,7 @@
  *   - any 8 consecutive rows starting at a multiple of 8, same chunk, land
  *     on 8 different groups of 4 banks (place % 8 all different).
  * The kernel then stores a tile through your place() and reads it back with
- * ldmatrix, so a wrong permutation shows as wrong data, too. (v4 of
+ * ldmatrix, so a wrong permutation shows as wrong data, too. (v5 of
  * kernels/06_tensor_gemm_mma.cu does this for both its tiles.) */
 #include "ex_common.h"
 

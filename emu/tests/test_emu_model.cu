@@ -18,10 +18,12 @@
 #include <simtlab_emu/profile.h>
 
 #include <cooperative_groups.h>
+#include <mma.h>
 
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -165,6 +167,46 @@ __global__ void uniform_work(const float *in, float *out, size_t n, int iters)
     out[i] = s;
 }
 
+/* A grid-stride loop: each thread loads a[i] and b[i] at many i, no load's
+ * address depending on another's value, and no barrier. */
+__global__ void vector_add_strided(const float *a, const float *b, float *c, size_t n)
+{
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += stride)
+        c[i] = a[i] + b[i];
+}
+
+/* `steps` loads, each in a barrier interval of its own. */
+__global__ void loads_between_barriers(const float *in, float *out, int steps)
+{
+    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x, all = gridDim.x * blockDim.x;
+    float v = 0.0f;
+    for (int s = 0; s < steps; s++) {
+        v += in[(size_t)s * all + i];
+        __syncthreads();
+    }
+    out[i] = v;
+}
+
+/* One warp per 16x16 tile of C = A B: A row-major (ldm k), B column-major
+ * (ldm k), C row-major (ldm n), loaded and stored by WMMA straight from
+ * and to global memory, as chapter 06's v1 does. */
+__global__ void wmma_tiles(const __half *a, const __half *b, float *c, int n, int k)
+{
+    using namespace nvcuda;
+    const int tm = blockIdx.y, tn = blockIdx.x;
+    wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+    wmma::fill_fragment(acc, 0.0f);
+    for (int kk = 0; kk < k; kk += 16) {
+        wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> fa;
+        wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::col_major> fb;
+        wmma::load_matrix_sync(fa, a + (size_t)tm * 16 * k + kk, k);
+        wmma::load_matrix_sync(fb, b + (size_t)tn * 16 * k + kk, k);
+        wmma::mma_sync(acc, fa, fb, acc);
+    }
+    wmma::store_matrix_sync(c + (size_t)tm * 16 * n + tn * 16, acc, n, wmma::mem_row_major);
+}
+
 /* ---- the GPU data files -------------------------------------------------- */
 
 Test(model_gpus, an_unknown_gpu_is_an_error_listing_the_known_ones)
@@ -222,6 +264,115 @@ Test(model_parts, a_large_vector_add_is_dram_bound_at_bytes_over_bandwidth)
               t.dram_us, expect_us);
     cr_assert(std::fabs(t.fixed_us - h200_launch_us) < 1e-9, "fixed %.3f us", t.fixed_us);
     cr_assert(std::fabs(t.total_us - (t.fixed_us + t.dram_us)) < 1e-9);
+    cudaFree(a), cudaFree(b), cudaFree(c);
+}
+
+/* Independent loads overlap (Little's law, emu/docs/model.md "latency"):
+ * a grid-stride loop of many loads per thread on one block per SM waits one
+ * global latency, not one per load, so it is DRAM-bound, as a GPU is. */
+Test(model_parts, a_grid_stride_loop_of_independent_loads_is_dram_bound_not_latency_bound)
+{
+    test_seed("grid-stride");
+    char err[256];
+    cr_assert_eq(simtlab_emu_model_select("h200", err, sizeof err), 0, "%s", err);
+    const size_t n = (size_t{1} << 22) + 2 * draw(0, 1u << 18) + 1; /* about 120 loop trips per thread */
+    const unsigned threads = 256, blocks = 132;                     /* one block on each of the H200's SMs */
+    float *a = device_poisoned<float>(n), *b = device_poisoned<float>(n), *c = device_poisoned<float>(n);
+    std::vector<float> ha(n), hb(n);
+    for (size_t i = 0; i < n; i++)
+        ha[i] = static_cast<float>(draw(0, 1000)), hb[i] = static_cast<float>(i % 977);
+    cudaMemcpy(a, ha.data(), n * sizeof(float), cudaMemcpyHostToDevice);
+    cudaMemcpy(b, hb.data(), n * sizeof(float), cudaMemcpyHostToDevice);
+    simtlab_emu_model_time t = MODEL("grid-stride vector add", (vector_add_strided<<<blocks, threads>>>(a, b, c, n)));
+    std::vector<float> hc(n);
+    cudaMemcpy(hc.data(), c, n * sizeof(float), cudaMemcpyDeviceToHost);
+    for (size_t i = 0; i < n; i++)
+        cr_assert_eq(hc[i], ha[i] + hb[i], "c[%zu]", i);
+    const double expect_us = 12.0 * static_cast<double>(n) / h200_dram_bytes_per_us;
+    cr_assert(t.modelled, "%s", t.not_modelled);
+    /* one load per trip and array, each its own request: counted as such */
+    simtlab_emu_profile_figures f;
+    cr_assert_eq(simtlab_emu_profile_window(&f), 0);
+    const double trips = static_cast<double>(n) / (blocks * threads);
+    cr_assert(static_cast<double>(f.gld_requests) >= 2.0 * (trips - 1) * blocks * threads / 32,
+              "%llu load requests for %.1f trips", f.gld_requests, trips);
+    /* counted as one dependent load each, the latency would be
+     * 2 x trips x 400 cycles / 1.98 GHz, about 48 us: 4x the DRAM time */
+    cr_assert_str_eq(t.bound, "dram", "bound %s: latency %.3f us, dram %.3f us", t.bound, t.latency_us, t.dram_us);
+    cr_assert(t.latency_us < 0.5 * t.dram_us, "latency %.3f us, dram %.3f us", t.latency_us, t.dram_us);
+    cr_assert(std::fabs(t.dram_us - expect_us) <= 0.10 * expect_us, "dram %.3f us, bytes/bandwidth %.3f us",
+              t.dram_us, expect_us);
+    cudaFree(a), cudaFree(b), cudaFree(c);
+}
+
+/* Loads in different barrier intervals cannot overlap: one global latency
+ * (400 cycles at 1980 MHz on the H200, emu/gpus/h200.gpu's sources) each. */
+Test(model_parts, loads_separated_by_barriers_each_wait_a_global_latency)
+{
+    test_seed("barrier steps");
+    char err[256];
+    cr_assert_eq(simtlab_emu_model_select("h200", err, sizeof err), 0, "%s", err);
+    const int steps = static_cast<int>(draw(60, 120)); /* 12-24 us of latency: above the fixed cost */
+    const unsigned threads = 128, blocks = 132;
+    float *in = device_poisoned<float>(static_cast<size_t>(steps) * blocks * threads);
+    float *out = device_poisoned<float>(static_cast<size_t>(blocks) * threads);
+    cudaMemset(in, 0, static_cast<size_t>(steps) * blocks * threads * sizeof(float));
+    simtlab_emu_model_time t = MODEL("loads between barriers", (loads_between_barriers<<<blocks, threads>>>(in, out, steps)));
+    cr_assert(t.modelled, "%s", t.not_modelled);
+    const double global_us = steps * 400.0 / 1980.0; /* cycles / MHz */
+    cr_assert_str_eq(t.bound, "latency", "bound %s", t.bound);
+    cr_assert(t.latency_us > std::max({t.issue_us, t.shared_us, t.dram_us}));
+    cr_assert(t.latency_us >= global_us && t.latency_us <= 1.5 * global_us,
+              "latency %.3f us for %d dependent loads (%.3f us of global latency)", t.latency_us, steps, global_us);
+    cudaFree(in), cudaFree(out);
+}
+
+/* WMMA's load_matrix_sync and store_matrix_sync on global memory are
+ * global requests whose sectors are those of the tile: a 16x16 half tile
+ * whose rows start on 32-byte boundaries is 16 sectors, a 16x16 float tile
+ * 32. Without them chapter 06's v1 would read nothing from DRAM. */
+Test(model_parts, wmma_tiles_in_global_memory_are_counted_as_their_sectors)
+{
+    test_seed("wmma");
+    char err[256];
+    cr_assert_eq(simtlab_emu_model_select("h200", err, sizeof err), 0, "%s", err);
+    const int tiles_m = static_cast<int>(2 * draw(1, 3) + 1), tiles_n = static_cast<int>(2 * draw(1, 3) + 1);
+    const int tiles_k = static_cast<int>(draw(1, 4));
+    const int m = 16 * tiles_m, n = 16 * tiles_n, k = 16 * tiles_k;
+    std::vector<__half> ha(static_cast<size_t>(m) * k), hb(static_cast<size_t>(n) * k);
+    std::vector<double> fa(ha.size()), fb(hb.size());
+    for (size_t i = 0; i < ha.size(); i++)
+        fa[i] = static_cast<double>(static_cast<int>(draw(0, 8)) - 4), ha[i] = __float2half(static_cast<float>(fa[i]));
+    for (size_t i = 0; i < hb.size(); i++)
+        fb[i] = static_cast<double>(static_cast<int>(draw(0, 8)) - 4), hb[i] = __float2half(static_cast<float>(fb[i]));
+    __half *a = device_poisoned<__half>(ha.size()), *b = device_poisoned<__half>(hb.size());
+    float *c = device_poisoned<float>(static_cast<size_t>(m) * n);
+    cudaMemcpy(a, ha.data(), ha.size() * sizeof(__half), cudaMemcpyHostToDevice);
+    cudaMemcpy(b, hb.data(), hb.size() * sizeof(__half), cudaMemcpyHostToDevice);
+    simtlab_emu_model_time t = MODEL("wmma from global", (wmma_tiles<<<dim3(tiles_n, tiles_m), 32>>>(a, b, c, n, k)));
+    cr_assert(t.modelled, "%s", t.not_modelled);
+    std::vector<float> hc(static_cast<size_t>(m) * n);
+    cudaMemcpy(hc.data(), c, hc.size() * sizeof(float), cudaMemcpyDeviceToHost);
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < n; j++) {
+            double ref = 0;
+            for (int p = 0; p < k; p++)
+                ref += fa[static_cast<size_t>(i) * k + p] * fb[static_cast<size_t>(j) * k + p];
+            cr_assert_eq(static_cast<double>(hc[static_cast<size_t>(i) * n + j]), ref, "c[%d][%d]", i, j);
+        }
+    simtlab_emu_profile_figures f;
+    cr_assert_eq(simtlab_emu_profile_window(&f), 0);
+    const unsigned long long warps = static_cast<unsigned long long>(tiles_m) * tiles_n;
+    cr_assert_eq(f.gld_sectors, warps * tiles_k * 2 * 16, "%llu load sectors, expected %llu", f.gld_sectors,
+                 warps * tiles_k * 2 * 16);
+    cr_assert(f.gld_requests >= warps * tiles_k * 2, "%llu load requests", f.gld_requests);
+    cr_assert_eq(f.gst_sectors, warps * 32, "%llu store sectors", f.gst_sectors);
+    cr_assert(f.gst_requests >= warps, "%llu store requests", f.gst_requests);
+    /* every byte of A, B and C once: the footprint */
+    simtlab_emu_model_time last;
+    cr_assert_eq(simtlab_emu_model_last(&last), 0);
+    const double bytes = 2.0 * (ha.size() + hb.size()) + 4.0 * hc.size();
+    cr_assert(std::fabs(last.dram_bytes - bytes) < 1.0, "dram bytes %.0f, expected %.0f", last.dram_bytes, bytes);
     cudaFree(a), cudaFree(b), cudaFree(c);
 }
 

@@ -7,6 +7,7 @@
 
 #include "engine/internal.hpp"
 #include "engine/tensor.hpp"
+#include "profile/internal.hpp"
 
 #include <cstdint>
 #include <cstdio>
@@ -178,6 +179,8 @@ void ldmatrix_m8n8_b16(unsigned count, bool trans, unsigned *r, const void *row,
                       op, where.file, where.line, lane_id(), row);
         fail_launch(cudaErrorMisalignedAddress, message);
     }
+    if (profile::launch_observed && lane_id() < 8 * count) /* the SIMT counters: one 16-byte row per lane */
+        profile::tile_access(reinterpret_cast<std::uintptr_t>(row), 16, false, __builtin_return_address(0));
     ldmatrix_lane lane{row, {0, 0, 0, 0}};
     ldmatrix_shape shape{count, trans};
     detail::require_whole_warp(op, where.file, where.line);
@@ -196,6 +199,11 @@ void cp_async_16(void *smem_dst, const void *gmem_src, here where)
         fail_launch(cudaErrorMisalignedAddress, message);
     }
     check_cp_async_source(gmem_src, where);
+    if (profile::launch_observed) { /* the SIMT counters: a 16-byte global load and shared store per lane */
+        const void *pc = __builtin_return_address(0);
+        profile::tile_access(reinterpret_cast<std::uintptr_t>(gmem_src), cp_async_bytes, false, pc);
+        profile::tile_access(reinterpret_cast<std::uintptr_t>(smem_dst), cp_async_bytes, true, pc);
+    }
     cp_async_queue *q = queue_of_thread();
     if (q == nullptr) {
         q = new cp_async_queue;

@@ -19,6 +19,7 @@
 
 #include "engine/internal.hpp"
 #include "engine/tensor.hpp"
+#include "profile/internal.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -275,10 +276,35 @@ void check_wmma_arguments(const void *p, unsigned ldm, wmma_element type, const 
     }
 }
 
+/* The SIMT counters' view of this lane's part of a load or store: the
+ * memory its fragment elements occupy, one access per contiguous run (a
+ * row-major tile: one run per lane; column-major: one per element), at the
+ * kernel's call site `pc`. The warp's accesses at one site make one request
+ * whose sectors (global) or wavefronts (shared) are those the whole tile
+ * touches. */
+void count_tile(const void *mem, unsigned ldm, bool col_major, const wmma_io &io, const void *pc)
+{
+    const unsigned bits = element_bits(io.type), E = lane_elements(io.tile), cols = io.tile.cols;
+    const std::size_t first = static_cast<std::size_t>(lane_id()) * E, r0 = first / cols, c0 = first % cols;
+    const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(mem);
+    if (!col_major && c0 + E <= cols) {
+        const std::size_t at = (r0 * ldm + c0) * bits / 8;
+        profile::tile_access(base + at, (static_cast<std::size_t>(E) * bits + 7) / 8, io.store, pc);
+        return;
+    }
+    for (unsigned i = 0; i < E; ++i) {
+        const std::size_t r = (first + i) / cols, c = (first + i) % cols;
+        const std::size_t at = (col_major ? c * ldm + r : r * ldm + c) * bits / 8;
+        profile::tile_access(base + at, bits >= 8 ? bits / 8 : 1, io.store, pc);
+    }
+}
+
 void wmma_io_run(void *elems, void *mem, unsigned ldm, bool col_major, const wmma_io &io, const char *op,
-                 here where)
+                 here where, const void *pc)
 {
     check_wmma_arguments(mem, ldm, io.type, op, where);
+    if (profile::launch_observed)
+        count_tile(mem, ldm, col_major, io, pc);
     wmma_io_lane lane; /* error[] is not cleared: 256 bytes a lane at every call showed under perf */
     lane.elems = elems;
     lane.mem = mem;
@@ -549,14 +575,15 @@ void mma_m16n8k16_f32(mma_input_type type, float d[4], const unsigned a[4], cons
 void wmma_load(void *elems, wmma_element type, wmma_tile tile, const void *p, unsigned ldm, bool col_major,
                const char *op, here where)
 {
-    wmma_io_run(elems, const_cast<void *>(p), ldm, col_major, wmma_io{type, tile, false}, op, where);
+    wmma_io_run(elems, const_cast<void *>(p), ldm, col_major, wmma_io{type, tile, false}, op, where,
+                __builtin_return_address(0));
 }
 
 void wmma_store(void *p, const void *elems, wmma_element type, wmma_tile tile, unsigned ldm, bool col_major,
                 here where)
 {
     wmma_io_run(const_cast<void *>(elems), p, ldm, col_major, wmma_io{type, tile, true}, "wmma::store_matrix_sync",
-                where);
+                where, __builtin_return_address(0));
 }
 
 void wmma_mma(void *d, const void *a, const void *b, const void *c, const wmma_mma_desc &desc, here where)

@@ -105,6 +105,14 @@ bool counters_built();
  * time it is asked for (a subprocess: at report time only, never per access). */
 bool describe_site(const void *pc, char *file, std::size_t file_cap, int *line);
 
+/* A tile access the engine performs for the running CUDA thread inside a
+ * warp-collective operation (WMMA load_matrix_sync / store_matrix_sync,
+ * engine/tensor_mma.cpp; ldmatrix and cp.async, engine/tensor_copy.cpp): counted by the SIMT counters as that thread's load
+ * or store of [addr, addr + size) at instruction site `pc`, as an
+ * instrumented access would be. Checkers do not see it. Call it in the
+ * thread's own context, before the collective. */
+void tile_access(std::uintptr_t addr, std::size_t size, bool store, const void *pc);
+
 /* Called by the engine around a warp operation's exchange function, which
  * runs on one lane for all of them: its loads and stores and branches are
  * the emulator's, not the kernel's, so the hooks ignore them. */

@@ -430,10 +430,17 @@ void model_launch(const simtlab_emu_profile_figures &fig, const launch_inputs &i
         const double miss = footprint > g.l2_bytes ? 1.0 - g.l2_bytes / footprint : 0.0;
         t.dram_bytes = footprint + repeats * 32.0 * miss;
         t.dram_us = t.dram_bytes / (g.dram_gb_s * 1e9) * 1e6;
-        /* latency: one warp's dependent chain, each wave on the busiest SM */
-        const double loads_per_warp = static_cast<double>(fig.gld_requests + fig.global_atomics) / warps;
+        /* latency: one warp's dependent chain, each wave on the busiest SM.
+         * Global loads: Little's law. A warp's loads of one barrier interval
+         * are taken as independent (the emulator does not follow loaded
+         * values into addresses), so they are in flight at once: the chain holds
+         * one global latency per barrier interval that loads (load_phases),
+         * not one per load. Equivalently, requests in flight per SM =
+         * resident warps x requests per warp / steps per warp, and
+         * requests on the SM x latency / in flight = waves x steps x latency. */
+        const double steps_per_warp = static_cast<double>(in.load_phases) / warps;
         const double shared_per_warp = static_cast<double>(fig.shld_requests + fig.shared_atomics) / warps;
-        const double chain = per_warp * g.lat_alu + loads_per_warp * g.lat_global + shared_per_warp * g.lat_shared;
+        const double chain = per_warp * g.lat_alu + steps_per_warp * g.lat_global + shared_per_warp * g.lat_shared;
         t.latency_us = rounds * chain / clock_hz * 1e6;
         t.fixed_us = g.launch_us;
         struct part {

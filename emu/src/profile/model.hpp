@@ -45,6 +45,11 @@ struct launch_inputs {
     bool device_launch;   /* launched from device code, or launched grids from device code */
     double scale;         /* sample scale (the figures are already scaled) */
     std::uint64_t unique_ld_sectors, unique_st_sectors; /* scaled */
+    /* Dependent global-load steps: per warp, the barrier intervals (code
+     * between two __syncthreads, or the kernel's start and end) in which the
+     * warp loads from global memory or does a global atomic; summed over
+     * warps, scaled. */
+    std::uint64_t load_phases;
 };
 /* Models one launch and makes it the last; adds it to the sum when it is
  * inside a simtlab_emu_profile_begin/_end window (in_window), or when no

@@ -271,7 +271,9 @@ void analyse_warp(worker_state &s, unsigned first_tid, unsigned count, std::uint
             s.seen[v] = 0;
         s.lane_touched.clear();
     }
+    bool global_load = false; /* this barrier interval of the warp loads from global memory */
     for (const worker_state::slot &sl : s.slots) {
+        global_load = global_load || sl.kind == ev_gld || sl.kind == ev_gatom;
         site_counts &c = s.counts[sl.site];
         c.issues++;
         c.lanes += sl.lanes;
@@ -287,6 +289,7 @@ void analyse_warp(worker_state &s, unsigned first_tid, unsigned count, std::uint
         c.units += units;
         c.ideal += ideal;
     }
+    s.load_phases += global_load;
     for (std::uint32_t v : s.touched_sites)
         s.occ[v].clear();
     s.touched_sites.clear();
@@ -350,6 +353,20 @@ void snapshot_device_ranges()
 } /* namespace */
 
 /* ---- used by the hooks ------------------------------------------------------- */
+
+void tile_access(std::uintptr_t addr, std::size_t size, bool store, const void *pc)
+{
+    worker_state *const s = active;
+    if (!s || !s->collect || size == 0)
+        return;
+    const int space = classify(*s, addr);
+    if (space != 1 && space != 2)
+        return;
+    const std::uint8_t kind = space == 1 ? (store ? ev_sst : ev_sld) : (store ? ev_gst : ev_gld);
+    s->lanes[detail::current_worker->cur_tid].push_back(
+        event{addr, site_of(*s, reinterpret_cast<std::uintptr_t>(pc)),
+              static_cast<std::uint16_t>(size > 0xFFFF ? 0xFFFF : size), kind, 0});
+}
 
 std::uint32_t site_slow(worker_state &s, std::uintptr_t pc, unsigned slot)
 {
@@ -441,7 +458,7 @@ void launch_begin(const engine::grid_job &job)
     std::lock_guard<std::mutex> lock(states_lock);
     for (worker_state *s : all_states()) {
         std::fill(s->counts.begin(), s->counts.end(), site_counts{});
-        s->blocks = s->threads = s->warps = s->barriers = 0;
+        s->blocks = s->threads = s->warps = s->barriers = s->load_phases = 0;
         s->static_shared = 0;
         s->failed = false;
     }
@@ -551,6 +568,7 @@ void launch_end(const engine::grid_job &job, cudaError_t result)
     r.fig.complete = result == cudaSuccess;
     std::vector<site_counts> sum;
     std::size_t static_shared = 0;
+    std::uint64_t load_phases = 0;
     {
         std::lock_guard<std::mutex> lock(states_lock);
         for (worker_state *s : all_states()) {
@@ -559,6 +577,7 @@ void launch_end(const engine::grid_job &job, cudaError_t result)
             r.fig.threads += s->threads;
             r.fig.warps += s->warps;
             r.fig.barriers += s->barriers;
+            load_phases += s->load_phases;
             if (s->failed)
                 r.fig.complete = 0;
             if (sum.size() < s->counts.size())
@@ -599,6 +618,7 @@ void launch_end(const engine::grid_job &job, cudaError_t result)
         footprint_counts(&ld, &st);
         in.unique_ld_sectors = static_cast<std::uint64_t>(std::llround(static_cast<double>(ld) * scale));
         in.unique_st_sectors = static_cast<std::uint64_t>(std::llround(static_cast<double>(st) * scale));
+        in.load_phases = static_cast<std::uint64_t>(std::llround(static_cast<double>(load_phases) * scale));
         model_launch(r.fig, in, api_depth.load() > 0);
     }
     last = r;

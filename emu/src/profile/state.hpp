@@ -80,6 +80,7 @@ struct worker_state {
     /* Per launch. */
     std::vector<site_counts> counts; /* by site */
     std::uint64_t blocks, threads, warps, barriers;
+    std::uint64_t load_phases; /* warps' barrier intervals with a global load or atomic (the timing model) */
     std::size_t static_shared; /* most static shared bytes a block used (the timing model) */
     bool failed;
 

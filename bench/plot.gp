@@ -4,7 +4,7 @@
 #   gnuplot -e "csv='build/bench/01_vector_add.csv'; out='build/bench/01_vector_add.png'; \
 #               term='png'; title='01 vector add — emulated'; xlabel='n (floats)'; \
 #               ylabel='GB/s (median)'; y='6'; logy=1; \
-#               series='cpu cpu_omp v1'; labels='CPU, 1 core|CPU, all cores|v1 (emulated)'; \
+#               series='cpu cpu_omp v1'; labels='CPU, 1 core|CPU, all cores|v1 (emulator: CPU time)'; \
 #               marks='65536|GPU wins from here'" bench/plot.gp
 #
 # subtitle (optional): a second title line, the machine and backend;

@@ -17,8 +17,11 @@
 # SIMTLAB_BENCH_REDRAW=1 runs nothing: it draws the charts and the summary
 # again from the CSVs already in BUILD/bench/.
 # SIMTLAB_MODEL_GPU (h200, a100, rtx4090, t4) picks the GPU of the emulated
-# runs' modelled columns (modelled_<gpu>_<column>: modelled, not measured;
-# the summary leaves them out, the charts that take every column draw them).
+# runs' modelled columns (modelled_<gpu>_<column>: the timing model's GPU time
+# of that column, in the chart's unit; modelled, not measured). The summary
+# leaves them out; a chapter draws them on a chart of their own (its
+# "modelled" chart, series modelled_*), titled as modelled on that GPU, each
+# legend entry ending "modelled H200 (not measured)".
 # The emulator's own speed checks are `make bench-emu`, not part of this.
 set -uo pipefail
 build=${1:-build}
@@ -112,8 +115,10 @@ done
 # ---- charts ---------------------------------------------------------------------------
 header() { grep -m1 "^# $2: " "$1" | sed "s/^# $2: //"; }
 
-# The legend text of a column: its label (# label:), marked "(emulated)" for
-# a device column of an emulator run.
+# The legend text of a column: its label (# label:), marked "(emulator: CPU
+# time)" for a device column of an emulator run; a modelled column
+# (modelled_<gpu>_<column>) says the column, its label and "modelled <GPU>
+# (not measured)".
 legend_of() { # csv column emulated
   local text
   text=$(grep -m1 "^# label: $2=" "$1" | sed "s/^# label: $2=//")
@@ -127,12 +132,17 @@ legend_of() { # csv column emulated
       cub | cublas*) text="vendor library" ;;
       slowdown_modelled_*) text="modelled on the ${2#slowdown_modelled_} (timing model, not measured)" ;;
       modelled_*_*) # modelled_<gpu>_<column>: bench_emit_model (bench/harness.h)
-        local gpu=${2#modelled_}; gpu=${gpu%%_*}
-        text="${2#modelled_"$gpu"_} modelled on the $gpu (timing model, not measured)" ;;
+        local gpu=${2#modelled_} of
+        gpu=${gpu%%_*}
+        of=${2#modelled_"$gpu"_}
+        text=$(grep -m1 "^# label: $of=" "$1" | sed "s/^# label: $of=//")
+        text="${text:-$of} — modelled ${gpu^^} (not measured)" ;;
     esac
   fi
   [ -n "$text" ] && text="$2: $text" || text=$2
-  if [ "$3" = 1 ] && is_device_column "$1" "$2"; then text="$text (emulated)"; fi
+  case "$2" in modelled_*) ;; *) # a modelled figure is no emulator time
+    if [ "$3" = 1 ] && is_device_column "$1" "$2"; then text="$text (emulator: CPU time)"; fi ;;
+  esac
   printf '%s' "$text" | tr '|' '/' | safe
 }
 # Text that goes inside gnuplot's single quotes.
@@ -178,7 +188,12 @@ draw() { # csv id title xlabel ylabel y logy series...
   local machine device where full
   machine=$(header "$csv" machine | cut -d, -f1-2)
   device=$(header "$csv" device | sed 's/ (.*//')
-  if [ $emulated = 1 ]; then where="EMULATED on the CPU ($machine): device columns are not GPU times"
+  local modelled_gpu="" # every column modelled_<gpu>_*: the chart shows the timing model, no time of this run
+  case "$cols" in modelled_*) modelled_gpu=${cols#modelled_}; modelled_gpu=${modelled_gpu%%_*} ;; esac
+  for c in $cols; do case "$c" in modelled_"$modelled_gpu"_*) ;; *) modelled_gpu="" ;; esac; done
+  if [ -n "$modelled_gpu" ]; then
+    where="MODELLED on the ${modelled_gpu^^} by the emulator's timing model (emu/docs/model.md): not measured; computed on $machine"
+  elif [ $emulated = 1 ]; then where="EMULATED on the CPU ($machine): device columns are CPU times, not GPU times"
   elif grep -q '^# device: none' "$csv"; then where="CPU only, GPU columns skipped ($machine)"
   else where="GPU: $device ($machine)"; fi
   full=$(printf '%s' "$title" | safe)

@@ -13,11 +13,19 @@ a fresh folder, then checks each CSV against its own "# chart:" lines:
   NAME.png.err / NAME.svg.err beside the chart);
 - chapter 03's emulated slowdown chart has its three lines: k, the
   modelled GPU time's slowdown and the H200's measurement;
+- in the emulator's CSVs of chapters 01, 04, 05 (transpose, SGEMM) and 06,
+  every kernel version (v1, v2, ...) has its modelled GPU time
+  (modelled_<gpu>_vN, in the chart's unit) unless the CSV says it is "not
+  modelled", and a chart plots each of them: its SVG names the column and
+  says "modelled <GPU> (not measured)" in the legend, and its title says
+  "MODELLED on the <GPU>";
 - bench.sh itself exited 0.
 
 usage: bench_charts_test.py SOURCE_DIR BUILD_DIR"""
 import fnmatch
+import html
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -30,12 +38,61 @@ def header(lines, key):
     return None
 
 
+# The emulator's CSVs whose versions' modelled GPU times a chart must draw.
+MODELLED_CHARTS = ("01_vector_add_emu", "04_reduce_emu", "05_transpose_emu", "05_sgemm_emu",
+                   "06_tensor_gemm_emu")
+
+
+def check_modelled(base, lines, rows, charts, out):
+    """The modelled series of every version in base's charts (MODELLED_CHARTS)."""
+    problems = []
+    unit = {"gbs": "GB/s", "gflops": "GFLOP/s"}.get(next((l.split(",")[5] for l in lines if l.startswith("n,column,")), ""))
+    versions = sorted({r[1] for r in rows if re.fullmatch(r"v[0-9]+", r[1])}, key=lambda c: int(c[1:]))
+    if not versions:
+        return ["%s: no kernel version ran, so no modelled series can be checked" % base]
+    modelled = {r[1] for r in rows if r[1].startswith("modelled_")}
+    not_modelled = {l.split()[3] for l in lines if l.startswith("# not modelled: ")}
+    for r in rows:
+        if r[1].startswith("modelled_") and r[6] != unit:
+            problems.append("%s: %s at n=%s is in %r, the chart's unit is %r" % (base, r[1], r[0], r[6], unit))
+    gpus = sorted({c.split("_")[1] for c in modelled})
+    if len(gpus) > 1:
+        problems.append("%s: modelled columns of several GPUs: %s" % (base, " ".join(gpus)))
+    gpu = gpus[0] if gpus else (os.environ.get("SIMTLAB_MODEL_GPU") or "h200")
+    for v in versions:
+        col = "modelled_%s_%s" % (gpu, v)
+        if col not in modelled:
+            if v not in not_modelled:
+                problems.append("%s: %s ran, but the CSV has no %s and no '# not modelled: %s' line"
+                                % (base, v, col, v))
+            continue
+        plotting = [c for c in charts if any(fnmatch.fnmatchcase(col, pat) for pat in c[-1].split())]
+        if not plotting:
+            problems.append("%s: no chart plots %s (the modelled %s series of %s)" % (base, col, gpu.upper(), v))
+            continue
+        for c in plotting:
+            name = base + ("-" + c[0] if c[0] else "")
+            svg = os.path.join(out, name + ".svg")
+            if not os.path.isfile(svg):
+                continue  # said above: missing or empty
+            with open(svg, encoding="utf-8", errors="replace") as fh:
+                text = html.unescape(fh.read())
+            want = "%s: " % col, "modelled %s (not measured)" % gpu.upper(), "MODELLED on the %s" % gpu.upper()
+            for w in want:
+                if w not in text:
+                    problems.append("%s.svg plots %s but does not say %r" % (name, col, w))
+    print("  %s: modelled %s series of %s checked (%s not modelled)"
+          % (base, gpu.upper(), " ".join(versions), " ".join(sorted(not_modelled & set(versions))) or "none"))
+    return problems
+
+
 def check_csv(path, out):
     problems, drawn = [], 0
     base = os.path.basename(path)[:-4]
     with open(path, encoding="utf-8") as fh:
         lines = fh.read().splitlines()
-    columns = sorted({l.split(",")[1] for l in lines if l[:1].isdigit() and l.count(",") >= 6})
+    rows = [l.split(",") for l in lines if l[:1].isdigit() and l.count(",") >= 6]
+    columns = sorted({r[1] for r in rows})
     # what the run says it skipped, and why: "# skipped: v5 cublas (the reason)"
     skipped_names = set()
     for l in lines:
@@ -60,14 +117,21 @@ def check_csv(path, out):
             stand_in = [c for c in columns if fnmatch.fnmatchcase(c, pat + "_emu")]
             skipped = pat in skipped_names or any(fnmatch.fnmatchcase(pat, s) for s in skipped_names)
             # a CSV names only the columns of its own backend: cublas_emu is in
-            # the emulator's, cublas in the CUDA build's
-            other_backend = pat.endswith("_emu") and "emu" not in os.path.basename(path)
+            # the emulator's, cublas in the CUDA build's; modelled_* (the
+            # timing model's GPU times) only the emulator's
+            emu_only = pat.endswith("_emu") or pat.startswith("modelled_")
+            other_backend = emu_only and "emu" not in os.path.basename(path)
+            # an emulator build without the timing model says "# not modelled:" instead
+            if pat.startswith("modelled_") and any(l.startswith("# not modelled: ") for l in lines):
+                skipped = True
             if not hits and not stand_in and not skipped and not other_backend:
                 problems.append("%s: the chart plots %r, which no column of %s matches (columns: %s)"
                                 % (name, pat, os.path.basename(path), " ".join(columns)))
             present += hits
         if not present:
-            print("  %s: no rows in this run (device columns without a device), not drawn" % name)
+            why = ("the timing model's columns: the emulator build's" if all(p.startswith("modelled_") for p in series)
+                   else "device columns without a device")
+            print("  %s: no rows in this run (%s), not drawn" % (name, why))
             continue
         for term in ("png", "svg"):
             f = os.path.join(out, "%s.%s" % (name, term))
@@ -78,6 +142,8 @@ def check_csv(path, out):
                 with open(err, encoding="utf-8", errors="replace") as fh:
                     problems.append("gnuplot printed on stderr for %s.%s: %s" % (name, term, fh.read(300).strip()))
         drawn += 1
+    if base in MODELLED_CHARTS:
+        problems += check_modelled(base, lines, rows, charts, out)
     return problems, drawn
 
 

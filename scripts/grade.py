@@ -52,6 +52,7 @@ import shutil
 import signal
 import sys
 import tarfile
+import threading
 import time
 import xml.sax.saxutils as xml
 
@@ -229,7 +230,7 @@ def tail(text, lines=8):
     last lines. The SIMT counters' table (slcc --profile) is left out."""
     kept = [l for l in text.splitlines() if l.strip() and not l.startswith("    ")
             and not l.startswith("simtlab-emu profile")
-            and not re.match(r"\s+(SIMT efficiency|diverged|global|shared|atomics|barriers|hottest|ex\w+\.cu:)", l)]
+            and not re.match(r"\s+(SIMT efficiency|modelled time|diverged|global|shared|atomics|barriers|hottest|ex\w+\.cu:)", l)]
     key = [l for l in kept if KEY_LINE.search(l)]
     return "\n".join(l[:400] for l in (key or kept)[-lines:])
 
@@ -307,10 +308,13 @@ class Builder:
             return "does not build:\n%s" % why
         return None
 
-    def run_program(self, binary, timeout, run_dir, env=None):
+    def run_program(self, binary, timeout, run_dir, env=None, rw=()):
         os.makedirs(run_dir, exist_ok=True)
-        return self.runner.run([binary], timeout, run_dir, env=env, ro=[os.path.dirname(binary)] +
-                               (self.course_paths() if self.backend == "cuda" else []), program=True)
+        # the emulator's timing model reads its GPU data files (emu/gpus) at run time
+        more = self.course_paths() if self.backend == "cuda" else \
+            [p for p in (os.path.join(ROOT, "emu", "gpus"),) if os.path.isdir(p)]
+        return self.runner.run([binary], timeout, run_dir, env=env, ro=[os.path.dirname(binary)] + more,
+                               rw=list(rw), program=True)
 
 
 def course_file(path, text_out_dir):
@@ -350,6 +354,76 @@ def hidden_points(hidden):
     return v, TOTAL_POINTS - v
 
 
+def model_issue_spec(hidden):
+    """(kernel, ratio) where the hidden test grades a kernel's modelled issue
+    time against the reference solution's (#define GRADE_MODEL_ISSUE_KERNEL
+    name, #define GRADE_MODEL_ISSUE_RATIO 1.1), else None."""
+    if not hidden or not os.path.isfile(hidden):
+        return None
+    with open(hidden, encoding="utf-8") as fh:
+        text = fh.read()
+    k = re.search(r"^\s*#\s*define\s+GRADE_MODEL_ISSUE_KERNEL\s+(\w+)", text, re.M)
+    r = re.search(r"^\s*#\s*define\s+GRADE_MODEL_ISSUE_RATIO\s+([0-9.]+)", text, re.M)
+    return (k.group(1), float(r.group(1)) if r else 1.1) if k else None
+
+
+def model_issue(csv_path, kernel):
+    """From the emulator's CSV (SIMTLAB_EMU_PROFILE_CSV, written by the
+    runtime, not by the program's output): (launches of kernel, their
+    modelled issue_us summed, the GPU), or None when a launch of it was not
+    modelled or the file is missing."""
+    try:
+        with open(csv_path, newline="", encoding="utf-8") as fh:
+            rows = [r for r in csv.DictReader(fh) if r.get("kernel") == kernel]
+        if not rows or any(not r.get("model_issue_us") for r in rows):
+            return None
+        return len(rows), sum(float(r["model_issue_us"]) for r in rows), rows[0].get("model_gpu", "?")
+    except (OSError, ValueError, csv.Error):
+        return None
+
+
+_reference_model = {}   # (exercise, slcc, defines) -> model_issue of the reference solution, this grading run
+_reference_lock = threading.Lock()
+
+
+def reference_model_issue(ex, work, builder, timeout, hidden_src, defines, kernel):
+    """The reference solution (the course's own file, SOLUTION kept) built
+    with the same slcc and run under the same hidden test: its modelled
+    issue time, once per grading run. Returns (figures or None, why)."""
+    ex_id, ch, fname = ex
+    key = (ex_id, builder.slcc, tuple(defines), kernel)
+    with _reference_lock:
+        if key in _reference_model:
+            return _reference_model[key]
+        rdir = os.path.join(work, ex_id + "-reference")
+        shutil.rmtree(rdir, ignore_errors=True)
+        src_root = os.path.join(rdir, "src")
+        os.makedirs(os.path.join(src_root, ch))
+        course = os.path.join(EXERCISES, ch, fname)
+        with open(course, encoding="utf-8") as fh:
+            text = vendor_includes(strip_solutions(fh.read(), True, course), src_root)
+        with open(os.path.join(src_root, ch, fname), "w", encoding="utf-8") as fh:
+            fh.write(text)
+        course_helpers(ch, src_root)
+        shutil.copytree(GRADING_HELPERS, os.path.join(src_root, "grading"))
+        shutil.copy(os.path.join(hidden_src, ch, "hidden", fname), os.path.join(src_root, ch, "hidden_" + fname))
+        hbin = os.path.join(rdir, "build", fname[:-3] + "_hidden")
+        err = builder.build(os.path.join(src_root, ch, "hidden_" + fname), hbin, defines, ro=[src_root])
+        got = (None, "the reference solution " + err) if err else None
+        if not got:
+            mdir = os.path.join(rdir, "model")
+            os.makedirs(mdir)
+            csv_path = os.path.join(mdir, secrets.token_hex(8) + ".csv")
+            token = secrets.token_hex(12)
+            r = builder.run_program(hbin, timeout, os.path.join(rdir, "run"), rw=[mdir],
+                                    env=dict(os.environ, SIMTLAB_GRADE_TOKEN=token, SIMTLAB_EMU_PROFILE_CSV=csv_path))
+            fig = model_issue(csv_path, kernel) if r.rc == 0 else None
+            got = (fig, "" if fig else "the reference solution's run gave no modelled time: " +
+                   tail(r.out.replace(token + " ", "")))
+        _reference_model[key] = got
+        return got
+
+
 def parse_checks(out, token):
     """The hidden test's lines that carry this run's token: [(ok, group, what)]
     and whether it printed its last line (done)."""
@@ -370,6 +444,31 @@ def parse_checks(out, token):
                 what = what[len("visible: "):]
             checks.append((m.group(1) == "ok", group, what))
     return checks, done
+
+
+def model_issue_check(ex, work, builder, timeout, hidden_src, defines, spec, csv_path, checks, done):
+    """The performance check: the student's kernel's modelled issue time
+    (the emulator's CSV) at most spec's ratio times the reference
+    solution's, both under the hidden test, in this grading run. Passes
+    only when every check of results (those that name no modelled figure)
+    passed first: skipping work does not score."""
+    kernel, limit = spec
+    what = "modelled issue time of %s" % kernel
+    results = [c for c in checks if "modelled" not in c[2]]   # the checks of results, not of modelled figures
+    if not done or not results or not all(c[0] for c in results):
+        return (False, "hidden", what + ": not graded, a correctness check failed first")
+    mine = model_issue(csv_path, kernel)
+    ref, why = reference_model_issue(ex, work, builder, timeout, hidden_src, defines, kernel)
+    if not ref:
+        return (False, "hidden", what + ": " + why)
+    if not mine or mine[0] != ref[0]:
+        return (False, "hidden", what + ": the emulator's report has %s launches of %s, the reference's %d" % (
+            mine[0] if mine else "no modelled", kernel, ref[0]))
+    if mine[2] != ref[2]:   # the same GPU model for both, whatever the program's environment says
+        return (False, "hidden", what + ": modelled on %s, the reference solution on %s" % (mine[2], ref[2]))
+    ratio = mine[1] / ref[1] if ref[1] > 0 else float("inf")
+    return (ratio <= limit, "hidden", "%s: %.3f us, %.2fx the reference solution's %.3f us (modelled on %s, "
+            "same compiler, this run; at most %.2fx)" % (what, mine[1], ratio, ref[1], mine[2], limit))
 
 
 def grade_exercise(ex, student_dir, work, builder, timeout, hidden_src=EXERCISES, defines=()):
@@ -427,9 +526,20 @@ def grade_exercise(ex, student_dir, work, builder, timeout, hidden_src=EXERCISES
         if err:
             return zero("hidden test " + err)
         token = secrets.token_hex(12)
-        hr = builder.run_program(hbin, timeout, os.path.join(wdir, "run-hidden"),
-                                 env=dict(os.environ, SIMTLAB_GRADE_TOKEN=token))
+        env = dict(os.environ, SIMTLAB_GRADE_TOKEN=token)
+        spec = model_issue_spec(hidden) if builder.backend == "emu" else None
+        rw = []
+        if spec:   # the emulator's own CSV, in a folder of the grader's, under a name the program is not told
+            mdir = os.path.join(wdir, "model")
+            os.makedirs(mdir, exist_ok=True)
+            csv_path = os.path.join(mdir, secrets.token_hex(8) + ".csv")
+            env["SIMTLAB_EMU_PROFILE_CSV"] = csv_path
+            rw = [mdir]
+        hr = builder.run_program(hbin, timeout, os.path.join(wdir, "run-hidden"), env=env, rw=rw)
         checks, done = parse_checks(hr.out, token)
+        if spec and not failed_run(hr):
+            checks.append(model_issue_check(ex, work, builder, timeout, hidden_src, defines, spec, csv_path,
+                                            checks, done))
         hr.out = hr.out.replace(token + " ", "")   # the token is this run's business, not the report's
         res["hidden_output"] = hr.out
         if failed_run(hr):

@@ -303,6 +303,61 @@ int main(void)
 
 
 @unittest.skipUnless(os.access(SLCC, os.X_OK), "slcc not built")
+class ModelledIssueTime(unittest.TestCase):
+    """03-1 is graded also on two_paths's modelled issue time, read from the
+    emulator's CSV, against the reference solution's in the same run."""
+
+    def grade_03_1(self, waste, solution=True):
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp, True)
+        student = os.path.join(tmp, "student")
+        os.makedirs(os.path.join(student, "03"))
+        with open(os.path.join(grade.EXERCISES, "03", "ex1_divergence_free.cu"), encoding="utf-8") as fh:
+            text = grade.strip_solutions(fh.read(), solution, "03/ex1_divergence_free.cu")
+        line = "if (i < n) out[i] = (i % 2 == 0) ? path_a(x[i]) : path_b(x[i]);"
+        self.assertIn(line, text)
+        if waste:   # correct and free of divergence, but every thread runs its path twice
+            text = text.replace(line, "volatile unsigned *o = out;\n    if (i < n) o[i] = (i % 2 == 0) ? "
+                                "path_a(x[i] ^ 1u) : path_b(x[i] ^ 1u);\n    " + line)
+        with open(os.path.join(student, "03", "ex1_divergence_free.cu"), "w", encoding="utf-8") as fh:
+            fh.write(grade.vendor_includes(text, student))
+        builder = grade.Builder("emu", SLCC, 300)
+        return grade.grade_exercise(("03-1", "03", "ex1_divergence_free.cu"), student, os.path.join(tmp, "work"),
+                                    builder, 120)
+
+    def test_solution_full(self):
+        r = self.grade_03_1(False)
+        self.assertEqual((r["score"], r["lost"]), (10.0, []))
+        self.assertIn(("hidden: modelled issue time of two_paths", True, "", False), r["checks"])
+
+    def test_twice_the_work_loses_it(self):
+        r = self.grade_03_1(True)
+        self.assertEqual(len(r["lost"]), 1, r["lost"])
+        self.assertLess(r["score"], 10.0)
+        self.assertGreater(r["score"], 4.0)
+        self.assertRegex(r["lost"][0][1], r"modelled issue time of two_paths: [0-9.]+ us, [0-9.]+x the reference "
+                         r"solution's [0-9.]+ us \(modelled on \w+")
+
+    def test_stub_fails_it(self):
+        r = self.grade_03_1(False, solution=False)
+        self.assertEqual(r["score"], 0.0)
+        check = [c for c in r["checks"] if c[0] == "hidden: modelled issue time of two_paths"]
+        self.assertEqual(len(check), 1)
+        self.assertFalse(check[0][1])
+        self.assertRegex(check[0][2], r"[0-9.]+x the reference solution's")
+
+    def test_reads_the_emulators_csv(self):
+        path = os.path.join(tempfile.mkdtemp(), "p.csv")
+        self.addCleanup(shutil.rmtree, os.path.dirname(path), True)
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write("kernel,model_gpu,model_issue_us\n\"k\",h200,1.5\n\"other\",h200,9\n\"k\",h200,2.25\n")
+        self.assertEqual(grade.model_issue(path, "k"), (2, 3.75, "h200"))
+        with open(path, "a", encoding="utf-8") as fh:
+            fh.write("\"k\",h200,\n")   # a launch that was not modelled
+        self.assertIsNone(grade.model_issue(path, "k"))
+        self.assertIsNone(grade.model_issue(path + ".missing", "k"))
+
+
 class Census(unittest.TestCase):
     """The emulator's census (simtlab_emu/census.h), which the hidden tests
     count with: each figure written out by hand for this program."""

@@ -168,11 +168,71 @@ std::string short_name(const std::string &path)
     return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+/* The modelled time (profile/model.cpp) of one launch, or of a kernel's
+ * launches summed: every part is a sum over the launches. */
+struct model_sum {
+    bool any = false;      /* a launch was seen */
+    bool modelled = true;  /* every launch seen was modelled */
+    std::string gpu, why;  /* the GPU; the first reason a launch was not modelled */
+    double total_us = 0, fixed_us = 0, issue_us = 0, shared_us = 0, dram_us = 0, latency_us = 0;
+};
+
+/* The last launch's modelled time, as simtlab_emu_model_last gives it. */
+model_sum last_model()
+{
+    model_sum m;
+    simtlab_emu_model_time t;
+    if (simtlab_emu_model_last(&t) != 0)
+        return m;
+    m.any = true;
+    m.gpu = t.gpu;
+    if (!t.modelled) {
+        m.modelled = false;
+        m.why = t.not_modelled;
+        return m;
+    }
+    m.total_us = t.total_us, m.fixed_us = t.fixed_us, m.issue_us = t.issue_us;
+    m.shared_us = t.shared_us, m.dram_us = t.dram_us, m.latency_us = t.latency_us;
+    return m;
+}
+
+void add_model(model_sum &into, const model_sum &from)
+{
+    if (!from.any)
+        return;
+    if (!into.any)
+        into.gpu = from.gpu;
+    into.any = true;
+    if (!from.modelled && into.modelled) {
+        into.modelled = false;
+        into.why = from.why;
+    }
+    into.total_us += from.total_us, into.fixed_us += from.fixed_us, into.issue_us += from.issue_us;
+    into.shared_us += from.shared_us, into.dram_us += from.dram_us, into.latency_us += from.latency_us;
+}
+
+/* One line of the tables: the modelled time and its parts. */
+void print_model(const model_sum &m)
+{
+    if (!m.any)
+        return;
+    if (!m.modelled) {
+        std::fprintf(stderr, "  %-22s %s\n", "modelled time", m.why.c_str());
+        return;
+    }
+    std::fprintf(stderr,
+                 "  %-22s total_us %.3f = fixed_us %.3f + max(issue_us %.3f, shared_us %.3f, dram_us %.3f, "
+                 "latency_us %.3f) per launch, summed; modelled on %s, not measured (emu/docs/model.md)\n",
+                 "modelled time", m.total_us, m.fixed_us, m.issue_us, m.shared_us, m.dram_us, m.latency_us,
+                 m.gpu.c_str());
+}
+
 /* Per kernel, every launch's sites summed, for the table at exit. */
 struct kernel_sum {
     std::string kernel;
     unsigned long long launches;
     launch_result r;
+    model_sum m;
 };
 std::mutex sums_lock;
 std::vector<kernel_sum> &sums()
@@ -213,10 +273,11 @@ void print_at_exit()
         char title[64];
         std::snprintf(title, sizeof title, "%llu launch%s", k.launches, k.launches == 1 ? "" : "es");
         print_table(k.r, 10, title);
+        print_model(k.m);
     }
 }
 
-void write_csv(const simtlab_emu_profile_figures &f)
+void write_csv(const simtlab_emu_profile_figures &f, const model_sum &m)
 {
     const char *path = settings::profile_csv(); /* read once (common/settings.hpp) */
     if (!path)
@@ -240,7 +301,8 @@ void write_csv(const simtlab_emu_profile_figures &f)
                    "smsp__inst_executed_op_shared_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,"
                    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,"
                    "smsp__inst_executed_op_global_atom.sum,smsp__inst_executed_op_shared_atom.sum,atomic_lanes,"
-                   "barriers,source\n",
+                   "barriers,source,model_gpu,model_total_us,model_fixed_us,model_issue_us,model_shared_us,"
+                   "model_dram_us,model_latency_us\n",
                    out);
     std::string kernel = f.kernel;
     for (char &c : kernel)
@@ -248,13 +310,19 @@ void write_csv(const simtlab_emu_profile_figures &f)
             c = '\'';
     std::fprintf(out,
                  "\"%s\",\"%s\",%d,%d,%llu,%llu,%llu,%llu,%llu,%.4f,%llu,%llu,%llu,%llu,%llu,%llu,%llu,"
-                 "%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,modelled by the emulator\n",
+                 "%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,modelled by the emulator,",
                  kernel.c_str(), f.launch_file, f.launch_line, f.complete, f.blocks, f.threads, f.warps,
                  f.inst_executed, f.thread_inst_executed, f.thread_inst_per_inst, f.branches_diverged,
                  f.gld_requests, f.gld_sectors, f.gld_sectors_ideal, f.gst_requests, f.gst_sectors,
                  f.gst_sectors_ideal, f.shld_requests, f.shld_wavefronts, f.shld_bank_conflicts, f.shst_requests,
                  f.shst_wavefronts, f.shst_bank_conflicts, f.global_atomics, f.shared_atomics, f.atomic_lanes,
                  f.barriers);
+    /* the modelled time's parts; empty where the launch was not modelled */
+    if (m.any && m.modelled)
+        std::fprintf(out, "%s,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f\n", m.gpu.c_str(), m.total_us, m.fixed_us, m.issue_us,
+                     m.shared_us, m.dram_us, m.latency_us);
+    else
+        std::fprintf(out, "%s,,,,,,\n", m.gpu.c_str());
     std::fclose(out);
 }
 
@@ -360,9 +428,11 @@ void print_table(const launch_result &r, std::size_t max_lines, const char *titl
 
 void report_launch(const launch_result &r, bool whole_run)
 {
-    write_csv(r.fig);
+    const model_sum m = last_model(); /* model_launch ran before this (profile.cpp) */
+    write_csv(r.fig, m);
     if (settings::profile_each_launch()) { /* SIMTLAB_EMU_PROFILE=launch */
         print_table(r, 10, "this launch");
+        print_model(m);
         return;
     }
     /* The table at exit is for runs profiled as a whole (the variable, or
@@ -378,9 +448,11 @@ void report_launch(const launch_result &r, bool whole_run)
         if (k.kernel == r.fig.kernel) {
             k.launches++;
             add_into(k.r, r);
+            add_model(k.m, m);
             return;
         }
-    kernel_sum k{r.fig.kernel, 1, launch_result{}};
+    kernel_sum k{r.fig.kernel, 1, launch_result{}, model_sum{}};
+    add_model(k.m, m);
     std::snprintf(k.r.fig.kernel, sizeof k.r.fig.kernel, "%s", r.fig.kernel);
     k.r.fig.complete = 1;
     add_into(k.r, r);

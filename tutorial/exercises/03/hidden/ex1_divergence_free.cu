@@ -4,7 +4,14 @@
  * efficiency measured here, not by the student's program, then other
  * sizes and blocks. The expected results are the grader's own (not the
  * student's path_a and path_b). On a GPU build the efficiency is not
- * graded: there are no modelled counters. */
+ * graded: there are no modelled counters.
+ * The grader (scripts/grade.py) adds one more hidden check on the emulator:
+ * two_paths's modelled issue time over this test's launches, read from the
+ * emulator's CSV, at most 1.1x that of the reference solution run under
+ * this test in the same grading run, with the same slcc; it counts only
+ * when every check above passed. */
+#define GRADE_MODEL_ISSUE_KERNEL two_paths
+#define GRADE_MODEL_ISSUE_RATIO 1.1
 #include "../grading/grade.h"
 #define main student_main
 #include "ex1_divergence_free.cu"

@@ -63,6 +63,30 @@ template <class T> static T *device_poisoned(size_t n)
     return p;
 }
 
+/* The two inputs of a vector add (random and i % 977), copied to poisoned
+ * device arrays, and c = a + b checked exactly against them. */
+struct add_inputs {
+    size_t n;
+    float *a, *b, *c;
+    std::vector<float> ha, hb;
+    explicit add_inputs(size_t count) : n(count), ha(count), hb(count)
+    {
+        a = device_poisoned<float>(n), b = device_poisoned<float>(n), c = device_poisoned<float>(n);
+        for (size_t i = 0; i < n; i++)
+            ha[i] = static_cast<float>(draw(0, 1000)), hb[i] = static_cast<float>(i % 977);
+        cudaMemcpy(a, ha.data(), n * sizeof(float), cudaMemcpyHostToDevice);
+        cudaMemcpy(b, hb.data(), n * sizeof(float), cudaMemcpyHostToDevice);
+    }
+    void check_sum() const
+    {
+        std::vector<float> hc(n);
+        cudaMemcpy(hc.data(), c, n * sizeof(float), cudaMemcpyDeviceToHost);
+        for (size_t i = 0; i < n; i++)
+            cr_assert_eq(hc[i], ha[i] + hb[i], "c[%zu]", i);
+    }
+    ~add_inputs() { cudaFree(a), cudaFree(b), cudaFree(c); }
+};
+
 static simtlab_emu_model_time modelled(const char *what)
 {
     cr_assert_eq(cudaGetLastError(), cudaSuccess, "%s: %s", what, simtlab_emu_last_diagnostic());
@@ -245,17 +269,9 @@ Test(model_parts, a_large_vector_add_is_dram_bound_at_bytes_over_bandwidth)
     const size_t n = (size_t{1} << 22) + 2 * draw(0, 1u << 18) + 1; /* odd; 12 bytes each: dram above the fixed cost */
     const unsigned threads = 256;
     const unsigned blocks = static_cast<unsigned>((n + threads - 1) / threads);
-    float *a = device_poisoned<float>(n), *b = device_poisoned<float>(n), *c = device_poisoned<float>(n);
-    std::vector<float> ha(n), hb(n);
-    for (size_t i = 0; i < n; i++)
-        ha[i] = static_cast<float>(draw(0, 1000)), hb[i] = static_cast<float>(i % 977);
-    cudaMemcpy(a, ha.data(), n * sizeof(float), cudaMemcpyHostToDevice);
-    cudaMemcpy(b, hb.data(), n * sizeof(float), cudaMemcpyHostToDevice);
-    simtlab_emu_model_time t = MODEL("vector add", (vector_add<<<blocks, threads>>>(a, b, c, n)));
-    std::vector<float> hc(n);
-    cudaMemcpy(hc.data(), c, n * sizeof(float), cudaMemcpyDeviceToHost);
-    for (size_t i = 0; i < n; i++)
-        cr_assert_eq(hc[i], ha[i] + hb[i], "c[%zu]", i);
+    add_inputs in(n);
+    simtlab_emu_model_time t = MODEL("vector add", (vector_add<<<blocks, threads>>>(in.a, in.b, in.c, n)));
+    in.check_sum();
     /* two arrays read, one written, each once: 12 bytes per item */
     const double expect_us = 12.0 * static_cast<double>(n) / h200_dram_bytes_per_us;
     cr_assert(t.modelled, "%s", t.not_modelled);
@@ -264,7 +280,6 @@ Test(model_parts, a_large_vector_add_is_dram_bound_at_bytes_over_bandwidth)
               t.dram_us, expect_us);
     cr_assert(std::fabs(t.fixed_us - h200_launch_us) < 1e-9, "fixed %.3f us", t.fixed_us);
     cr_assert(std::fabs(t.total_us - (t.fixed_us + t.dram_us)) < 1e-9);
-    cudaFree(a), cudaFree(b), cudaFree(c);
 }
 
 /* Independent loads overlap (Little's law, emu/docs/model.md "latency"):
@@ -277,17 +292,9 @@ Test(model_parts, a_grid_stride_loop_of_independent_loads_is_dram_bound_not_late
     cr_assert_eq(simtlab_emu_model_select("h200", err, sizeof err), 0, "%s", err);
     const size_t n = (size_t{1} << 22) + 2 * draw(0, 1u << 18) + 1; /* about 120 loop trips per thread */
     const unsigned threads = 256, blocks = 132;                     /* one block on each of the H200's SMs */
-    float *a = device_poisoned<float>(n), *b = device_poisoned<float>(n), *c = device_poisoned<float>(n);
-    std::vector<float> ha(n), hb(n);
-    for (size_t i = 0; i < n; i++)
-        ha[i] = static_cast<float>(draw(0, 1000)), hb[i] = static_cast<float>(i % 977);
-    cudaMemcpy(a, ha.data(), n * sizeof(float), cudaMemcpyHostToDevice);
-    cudaMemcpy(b, hb.data(), n * sizeof(float), cudaMemcpyHostToDevice);
-    simtlab_emu_model_time t = MODEL("grid-stride vector add", (vector_add_strided<<<blocks, threads>>>(a, b, c, n)));
-    std::vector<float> hc(n);
-    cudaMemcpy(hc.data(), c, n * sizeof(float), cudaMemcpyDeviceToHost);
-    for (size_t i = 0; i < n; i++)
-        cr_assert_eq(hc[i], ha[i] + hb[i], "c[%zu]", i);
+    add_inputs in(n);
+    simtlab_emu_model_time t = MODEL("grid-stride vector add", (vector_add_strided<<<blocks, threads>>>(in.a, in.b, in.c, n)));
+    in.check_sum();
     const double expect_us = 12.0 * static_cast<double>(n) / h200_dram_bytes_per_us;
     cr_assert(t.modelled, "%s", t.not_modelled);
     /* one load per trip and array, each its own request: counted as such */
@@ -302,7 +309,6 @@ Test(model_parts, a_grid_stride_loop_of_independent_loads_is_dram_bound_not_late
     cr_assert(t.latency_us < 0.5 * t.dram_us, "latency %.3f us, dram %.3f us", t.latency_us, t.dram_us);
     cr_assert(std::fabs(t.dram_us - expect_us) <= 0.10 * expect_us, "dram %.3f us, bytes/bandwidth %.3f us",
               t.dram_us, expect_us);
-    cudaFree(a), cudaFree(b), cudaFree(c);
 }
 
 /* Loads in different barrier intervals cannot overlap: one global latency

@@ -93,6 +93,16 @@ if(SIMTLAB_HAVE_CUDA)
   set_tests_properties(nvcc.arch_check PROPERTIES LABELS "nvcc;arch;long" TIMEOUT 600
                        SKIP_REGULAR_EXPRESSION "simtlab-skip:")
 endif()
+# The same with CUDA 12.4, for 75 80 86 89 90 (and 120 where the nvcc knows
+# it): the nvcc that scripts/cuda12.sh installs (SIMTLAB_WITH_CUDA12=1 in
+# scripts/deps.sh, as CI does), or SIMTLAB_NVCC12; skips without one. Alone
+# on the machine (it uses every core), within 5 minutes on 2 cores.
+set(SIMTLAB_NVCC12 "" CACHE FILEPATH "a CUDA 12 nvcc for nvcc12.arch_check (empty: scripts/cuda12.sh's)")
+add_test(NAME nvcc12.arch_check
+         COMMAND ${CMAKE_COMMAND} -E env SIMTLAB_NVCC12=${SIMTLAB_NVCC12}
+                 bash ${PROJECT_SOURCE_DIR}/scripts/arch-check.sh --cuda12 75 80 86 89 90 120)
+set_tests_properties(nvcc12.arch_check PROPERTIES LABELS "nvcc;arch;long" TIMEOUT 300 RUN_SERIAL TRUE
+                     SKIP_REGULAR_EXPRESSION "simtlab-skip:")
 # Every chapter's bench at --quick sizes, and every chart it declares: drawn
 # as a non-empty PNG and SVG, gnuplot silent on stderr, the CSV holding the
 # columns each chart plots (tests/bench_charts_test.py).

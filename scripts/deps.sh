@@ -29,6 +29,17 @@ if [ "${SIMTLAB_WITH_NOTEBOOK:-0}" = 1 ] && ! python3 -c 'import papermill, ipyk
     echo "simtlab: pip could not install papermill; the notebook's check will skip" >&2
 fi
 
+# CTest nvcc12.arch_check compiles every kernel file with CUDA 12.4 as well
+# as the machine's nvcc 13; only when asked, SIMTLAB_WITH_CUDA12=1 (CI does)
+# installs that nvcc (compile only) into ~/.cache/simtlab/cuda-12.4 with
+# scripts/cuda12.sh (Debian 13's nvidia-cuda-toolkit .deb unpacked, NVIDIA's
+# PyPI wheels for the headers). Where it cannot (no Debian archive keys, no
+# network), it says why and the check skips with that reason.
+if [ "${SIMTLAB_WITH_CUDA12:-0}" = 1 ]; then
+  bash "$(dirname "$0")/cuda12.sh" ||
+    echo "simtlab: scripts/cuda12.sh could not install CUDA 12.4's nvcc (above); nvcc12.arch_check will skip" >&2
+fi
+
 # libthrust-dev, libcub-dev: Debian's header-only Thrust 1.17, which the
 # emulator builds Thrust programs with (emu/docs/libraries.md, "Thrust and NVTX").
 # bubblewrap: the sandbox make grade-class builds and runs student code in

@@ -79,6 +79,56 @@ if [ ${#steps[@]} -eq 0 ]; then
   exit 1
 fi
 
+# The modelled points at the GPU's own size. An emulated run's sizes are small,
+# and there a launch of a few blocks leaves most of the GPU idle, so the model
+# prices what the GPU would do with so little work (at 128^3 the SGEMM's big-tile
+# versions run 2 blocks on 132 SMs). Each chapter's modelled chart therefore
+# also gets every version at the size the H200 tables measured, run by
+# model_check_emu (bench/model_check.c) on 8 blocks of each launch, spread over
+# the grid and scaled to it (SIMTLAB_EMU_SAMPLE_BLOCKS; emu/docs/model.md,
+# "Sampling"): modelled, never run whole. SIMTLAB_BENCH_FULL_MODEL=0 leaves
+# them out, =1 adds them to --quick runs too (off there by default), and a
+# list of chapters ("04") adds them to those chapters' runs only.
+full_model_spec() { # CSV name -> "chapter table size bytes-or-flops-per-unit unit"
+  case "$1" in
+    01_vector_add_emu) echo "01 vector_add 16777216 bytes12" ;;
+    04_reduce_emu) echo "04 reduce 16777216 bytes4" ;;
+    05_transpose_emu) echo "05 transpose 8192 bytes8sq" ;;
+    05_sgemm_emu) echo "05 sgemm 4096 flops2cube" ;;
+    06_tensor_gemm_emu) echo "06 tgemm_f16 4096 flops2cube" ;;
+  esac
+}
+full_model() { # $1 CSV name, $2 CSV path: appends the modelled rows at the GPU's size
+  local spec ch table size per gpu versions lines v out shape
+  spec=$(full_model_spec "$1")
+  [ -n "$spec" ] && [ -x "$bin/model_check_emu" ] && [ -f "$2" ] || return 0
+  read -r ch table size per <<<"$spec"
+  gpu=$(grep -o '^[0-9]*,modelled_[a-z0-9]*_v[0-9]*,' "$2" | head -n 1 | cut -d, -f2 | cut -d_ -f2)
+  versions=$(grep -o '^[0-9]*,modelled_[a-z0-9]*_v[0-9]*,' "$2" | cut -d, -f2 | sed 's/.*_v//' | sort -n -u)
+  [ -n "$gpu" ] && [ -n "$versions" ] || return 0
+  # SGEMM's v9 in the tile shape the H200's autotuner picked at 4096 (the data file's row)
+  shape=$(grep -m1 "^05,sgemm,v7,4096," "$here/bench/data/h200_2026-12-04.csv" 2>/dev/null | cut -d, -f5)
+  lines=""
+  for v in $versions; do
+    lines+="v$v $ch $table v$v $size"
+    [ "$table" = sgemm ] && [ "$v" = 9 ] && [ -n "$shape" ] && lines+=" $shape"
+    lines+=$'\n'
+  done
+  echo "modelled at the GPU's size n=$size: every version, 8 blocks of each launch sampled and scaled to the grid (model_check_emu; modelled, not measured)"
+  out=$(printf '%s' "$lines" | SIMTLAB_EMU_SAMPLE_BLOCKS=8 SIMTLAB_MODEL_GPU="$gpu" timeout 600 "$bin/model_check_emu" 2>/dev/null)
+  awk -v n="$size" -v per="$per" -v gpu="$gpu" -v csv="$2" '
+    { id = $1; us = $2 + 0; note = $0; sub(/^[^ ]+ [^ ]+ [^ ]+ /, "", note)
+      if (us <= 0) { printf "# not modelled: %s on %s at n=%s (%s)\n", id, gpu, n, note >> csv; next }
+      if (per == "bytes12") { x = 12 * n; unit = "GB/s" }
+      else if (per == "bytes4") { x = 4 * n; unit = "GB/s" }
+      else if (per == "bytes8sq") { x = 8 * n * n; unit = "GB/s" }
+      else { x = 2 * n * n * n; unit = "GFLOP/s" }
+      ms = us / 1000
+      printf "%s,modelled_%s_%s,%.6f,%.6f,%.6f,%g,%s\n", n, gpu, id, ms, ms, ms, x / (us * 1000), unit >> csv
+      printf "  %-4s modelled %s time at n=%s: %.6g ms, %.4g %s (%s)\n", id, toupper(gpu), n, ms, x / (us * 1000), unit, note
+    }' <<<"$out"
+}
+
 # The estimate of a step: its time last run, else 60 s.
 estimate() { local e; e=$(grep -F "$1 " "$durations" 2>/dev/null | tail -n 1 | cut -d' ' -f2); echo "${e:-60}"; }
 
@@ -105,6 +155,12 @@ for step in "${steps[@]}"; do
   # shellcheck disable=SC2086
   "$b" --csv "$out/$csvname.csv" ${SIMTLAB_BENCH_FLAGS:-} 2>&1 | tee "$out/$csvname.log"
   rc=${PIPESTATUS[0]}
+  if [ "$rc" = 0 ] && [ "$kind" = emulator ]; then
+    full=${SIMTLAB_BENCH_FULL_MODEL:-}
+    [ -n "$full" ] || case " ${SIMTLAB_BENCH_FLAGS:-} " in *" --quick "*) full=0 ;; *) full=1 ;; esac
+    case " $full " in *" ${csvname%%_*} "*) full=1 ;; esac
+    [ "$full" = 1 ] && full_model "$csvname" "$out/$csvname.csv" 2>&1 | tee -a "$out/$csvname.log"
+  fi
   took[$csvname]=$(($(date +%s) - t0))
   [ "$rc" = 0 ] || { status=1; echo "bench: $csvname FAILED (exit $rc); see $out/$csvname.log"; }
 done

@@ -19,6 +19,9 @@ a fresh folder, then checks each CSV against its own "# chart:" lines:
   modelled", and a chart plots each of them: its SVG names the column and
   says "modelled <GPU> (not measured)" in the legend, and its title says
   "MODELLED on the <GPU>";
+- chapter 04's emulated run also has every version modelled at the GPU's
+  size, n = 2^24 (SIMTLAB_BENCH_FULL_MODEL=04: bench.sh's sampled points at
+  the size the H200 tables measured), each a positive GB/s;
 - bench.sh itself exited 0.
 
 usage: bench_charts_test.py SOURCE_DIR BUILD_DIR"""
@@ -41,6 +44,11 @@ def header(lines, key):
 # The emulator's CSVs whose versions' modelled GPU times a chart must draw.
 MODELLED_CHARTS = ("01_vector_add_emu", "04_reduce_emu", "05_transpose_emu", "05_sgemm_emu",
                    "06_tensor_gemm_emu")
+
+
+# The chapter whose run adds the modelled points at the GPU's size (bench.sh,
+# SIMTLAB_BENCH_FULL_MODEL), and that size.
+FULL_MODEL_CSV, FULL_MODEL_N = "04_reduce_emu", "16777216"
 
 
 def check_modelled(base, lines, rows, charts, out):
@@ -144,6 +152,19 @@ def check_csv(path, out):
         drawn += 1
     if base in MODELLED_CHARTS:
         problems += check_modelled(base, lines, rows, charts, out)
+    if base == FULL_MODEL_CSV and any(r[1].startswith("modelled_") for r in rows):
+        versions = sorted({r[1] for r in rows if re.fullmatch(r"v[0-9]+", r[1])}, key=lambda c: int(c[1:]))
+        full = {r[1].split("_")[-1]: r for r in rows if r[0] == FULL_MODEL_N and r[1].startswith("modelled_")}
+        for v in versions:
+            r = full.get(v)
+            try:
+                ok = r is not None and float(r[5]) > 0 and r[6] == "GB/s"
+            except ValueError:
+                ok = False
+            if not ok:
+                problems.append("%s: no modelled %s row at the GPU's size n=%s (SIMTLAB_BENCH_FULL_MODEL=04): %s"
+                                % (base, v, FULL_MODEL_N, ",".join(r) if r else "absent"))
+        print("  %s: %d versions modelled at the GPU's size n=%s" % (base, len(full), FULL_MODEL_N))
     return problems, drawn
 
 
@@ -153,7 +174,7 @@ def main(argv):
         return 2
     src, build = os.path.abspath(argv[1]), os.path.abspath(argv[2])
     with tempfile.TemporaryDirectory(prefix="simtlab-bench-charts.") as out:
-        env = dict(os.environ, SIMTLAB_BENCH_FLAGS="--quick", SIMTLAB_BENCH_OUT=out)
+        env = dict(os.environ, SIMTLAB_BENCH_FLAGS="--quick", SIMTLAB_BENCH_OUT=out, SIMTLAB_BENCH_FULL_MODEL="04")
         r = subprocess.run(["bash", os.path.join(src, "scripts", "bench.sh"), build], env=env,
                            capture_output=True, text=True, timeout=1200)
         problems = [] if r.returncode == 0 else ["bench.sh exited %d:\n%s" % (r.returncode, r.stdout[-3000:] + r.stderr[-2000:])]

@@ -13,7 +13,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps configure build chapter model-check test test-long test-asan bench bench-emu examples doctor clean student grade grade-class gradescope classroom sass ptx
+.PHONY: all deps configure build chapter model-check model-check-sass test test-long test-asan bench bench-emu examples doctor clean student grade grade-class gradescope classroom sass ptx
 
 all: build
 
@@ -92,6 +92,10 @@ bench: configure
 # and a last line with the score (scripts/model-check.py; emu/docs/model.md).
 model-check: configure
 	cmake --build $(BUILD) -j$(JOBS) --target model-check
+# The same with SASS weights (a CUDA build with nvdisasm: build/sass.txt first,
+# about 3 minutes; emu/docs/model.md, "SASS weights").
+model-check-sass: configure
+	cmake --build $(BUILD) -j$(JOBS) --target model-check-sass
 
 # The emulator's speed against its targets (for whoever works on emu/).
 bench-emu: configure

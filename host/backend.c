@@ -86,7 +86,9 @@ static void sl_backend_model_fill(sl_modelled *out)
         return;
     }
     snprintf(out->model_gpu, sizeof out->model_gpu, "%s", t.gpu);
-    snprintf(out->model_counts, sizeof out->model_counts, "%s", "basic blocks, no SASS weights");
+    const char *counts = t.counts; /* "instruction counts: <unit>" */
+    if (strncmp(counts, "instruction counts: ", 20) == 0) counts += 20;
+    snprintf(out->model_counts, sizeof out->model_counts, "%.*s", (int)sizeof out->model_counts - 1, counts);
     if (!t.modelled) {
         snprintf(out->model_note, sizeof out->model_note, "%s", t.not_modelled);
         return;

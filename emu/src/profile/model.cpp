@@ -6,6 +6,7 @@
  * each part's formula, where the model departs from hardware, and the
  * source of every constant of the GPU data files (emu/gpus/<name>.gpu). */
 #include "profile/model.hpp"
+#include "profile/state.hpp"
 
 #include <dirent.h>
 
@@ -285,6 +286,7 @@ simtlab_emu_model_time last_time{};
 bool have_last_time = false;
 
 const char *const counts_label = "instruction counts: basic blocks, no SASS weights";
+const char *const counts_mixed = "instruction counts: SASS-weighted and basic blocks";
 
 /* SIMTLAB_MODEL_GPU, read once (default h200). Not a SIMTLAB_EMU_* setting
  * of the runtime (common/settings.hpp): the model's own, read here. */
@@ -332,6 +334,8 @@ void add_to_window(const simtlab_emu_model_time &t)
         return;
     }
     window_sum.launches += t.launches;
+    if (std::strcmp(window_sum.counts, t.counts) != 0)
+        std::snprintf(window_sum.counts, sizeof window_sum.counts, "%s", counts_mixed);
     if (!window_sum.modelled)
         return; /* the first reason stays */
     if (!t.modelled) {
@@ -357,14 +361,23 @@ void add_to_window(const simtlab_emu_model_time &t)
 
 /* ---- one launch ---------------------------------------------------------------------- */
 
-void model_launch(const simtlab_emu_profile_figures &fig, const launch_inputs &in, bool in_window)
+void model_launch(launch_result &r, const launch_inputs &in, bool in_window)
 {
     std::lock_guard<std::mutex> lock(model_lock);
     select_default_locked();
+    const simtlab_emu_profile_figures &fig = r.fig;
+    /* SASS weights for the selected GPU's architecture (profile/model_sass.cpp),
+     * where the table has the kernel: before anything reads fig, since the
+     * diverged counts of predicated lines are dropped from it */
+    sass_weighted sass{};
+    const bool weighted = selected && sass_weigh(r, gpu.arch, &sass);
     simtlab_emu_model_time t{};
     t.launches = 1;
     t.sample_scale = in.scale;
-    std::snprintf(t.counts, sizeof t.counts, "%s", counts_label);
+    if (weighted)
+        std::snprintf(t.counts, sizeof t.counts, "instruction counts: SASS-weighted (%s, nvdisasm)", gpu.arch.c_str());
+    else
+        std::snprintf(t.counts, sizeof t.counts, "%s", counts_label);
     std::snprintf(t.kernel, sizeof t.kernel, "%s", fig.kernel);
     if (!selected) {
         std::snprintf(t.gpu, sizeof t.gpu, "%s", "?");
@@ -409,11 +422,13 @@ void model_launch(const simtlab_emu_profile_figures &fig, const launch_inputs &i
         t.waves = rounds;
         const double resident_warps = std::min(per_sm, busiest) * wpb; /* per SM at once */
         const double active_schedulers = std::min(g.schedulers, resident_warps);
-        /* issue: warp instructions (basic blocks + memory, atomic and barrier instructions) */
-        const double insts = static_cast<double>(fig.inst_executed + fig.gld_requests + fig.gst_requests +
-                                                 fig.shld_requests + fig.shst_requests + fig.global_atomics +
-                                                 fig.shared_atomics) +
-                             static_cast<double>(fig.barriers) * wpb;
+        /* issue: warp instructions (basic blocks + memory, atomic and barrier
+         * instructions; or the SASS-weighted lines + the others + barriers) */
+        const double counted = weighted ? sass.instructions
+                                        : static_cast<double>(fig.inst_executed + fig.gld_requests + fig.gst_requests +
+                                                              fig.shld_requests + fig.shst_requests +
+                                                              fig.global_atomics + fig.shared_atomics);
+        const double insts = counted + static_cast<double>(fig.barriers) * wpb;
         const double per_warp = insts / warps;
         const double issue_cycles = busiest * wpb * per_warp / (active_schedulers * g.issue_rate);
         t.issue_us = issue_cycles / clock_hz * 1e6;

@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace simtlab_emu {
@@ -38,6 +39,7 @@ void footprint_mark(std::uintptr_t sector, bool store);
 void footprint_counts(std::uint64_t *loaded, std::uint64_t *stored);
 
 /* ---- the model (profile/model.cpp) --------------------------------------------- */
+struct launch_result; /* profile/state.hpp */
 struct launch_inputs {
     dim3 grid, block;
     std::size_t dynamic_shared, static_shared;
@@ -54,9 +56,21 @@ struct launch_inputs {
 /* Models one launch and makes it the last; adds it to the sum when it is
  * inside a simtlab_emu_profile_begin/_end window (in_window), or when no
  * window was ever opened (SIMTLAB_EMU_PROFILE=1: the whole run). */
-void model_launch(const simtlab_emu_profile_figures &fig, const launch_inputs &in, bool in_window);
+void model_launch(launch_result &r, const launch_inputs &in, bool in_window);
 /* The outermost simtlab_emu_profile_begin: the sums start again. */
 void model_window_reset();
+
+/* ---- SASS weights (profile/model_sass.cpp) ------------------------------------------ */
+struct sass_weighted {
+    double instructions;                 /* warp instructions: SASS-weighted lines + the others' counts */
+    unsigned long long diverged_dropped; /* diverged counts of lines SASS predicates */
+};
+/* When the SASS table (SIMTLAB_MODEL_SASS, else the build's) has the launched
+ * kernel at `arch`: the launch's warp instructions, SASS-weighted per source
+ * line, into *out; the diverged counts of lines without a conditional jump in
+ * SASS are dropped from r's sites and figures. False, r untouched, when the
+ * table lacks the kernel. */
+bool sass_weigh(launch_result &r, const std::string &arch, sass_weighted *out);
 
 } /* namespace profile */
 } /* namespace simtlab_emu */

@@ -619,7 +619,7 @@ void launch_end(const engine::grid_job &job, cudaError_t result)
         in.unique_ld_sectors = static_cast<std::uint64_t>(std::llround(static_cast<double>(ld) * scale));
         in.unique_st_sectors = static_cast<std::uint64_t>(std::llround(static_cast<double>(st) * scale));
         in.load_phases = static_cast<std::uint64_t>(std::llround(static_cast<double>(load_phases) * scale));
-        model_launch(r.fig, in, api_depth.load() > 0);
+        model_launch(r, in, api_depth.load() > 0); /* may drop diverged counts of predicated lines */
     }
     last = r;
     have_last = true;

@@ -351,6 +351,17 @@ bool describe_site(const void *pc, char *file, std::size_t file_cap, int *line)
     return loc.line > 0;
 }
 
+void site_locations(const std::vector<std::uintptr_t> &pcs, std::vector<std::pair<std::string, int>> *out)
+{
+    std::lock_guard<std::mutex> lock(lines_lock);
+    resolve(pcs);
+    out->clear();
+    for (std::uintptr_t pc : pcs) {
+        const location &loc = resolved()[pc];
+        out->emplace_back(loc.file, loc.line);
+    }
+}
+
 std::vector<simtlab_emu_profile_line> lines_of(const launch_result &r)
 {
     std::vector<std::uintptr_t> pcs;

@@ -198,6 +198,9 @@ void add_site(simtlab_emu_profile_figures &fig, std::uint8_t kind, const site_co
  * not only through the C API). */
 void report_launch(const launch_result &r, bool whole_run);
 void print_table(const launch_result &r, std::size_t max_lines, const char *title);
+/* The source location (file, line; "?" and 0 when unknown) of each pc, as
+ * the reports name them (addr2line, resolved once per pc). */
+void site_locations(const std::vector<std::uintptr_t> &pcs, std::vector<std::pair<std::string, int>> *out);
 /* The lines of a result, hottest first. */
 std::vector<simtlab_emu_profile_line> lines_of(const launch_result &r);
 /* Whether SIMTLAB_EMU_PROFILE asks for every launch (1), none (0), or is unset (-1). */

@@ -30,6 +30,16 @@ extern "C" cudaError_t sl_cub_reduce_max_f32(const float *x, size_t n, float *ou
     return cub::DeviceReduce::Max(temp, *temp_bytes, x, out, (long long)n, stream);
 }
 
+/* CUB before 2.8's ArgMax writes one pair; this kernel splits it (below).
+ * Built with every CUB, so that each toolkit's build has the same kernels
+ * (nvcc.resources checks ptxas's table against this file's kernels). */
+typedef cub::KeyValuePair<int, float> cub_argmax_pair;
+__global__ void sl_argmax_split(const cub_argmax_pair *pair, float *max_out, long long *index_out)
+{
+    *max_out = pair->value;
+    *index_out = pair->key;
+}
+
 #if CUB_VERSION >= 200800 /* CCCL 2.8 (CUDA 12.9) and later: ArgMax with two outputs */
 extern "C" cudaError_t sl_cub_argmax_f32(const float *x, size_t n, float *max_out, long long *index_out,
                                          void *temp, size_t *temp_bytes, cudaStream_t stream)
@@ -48,14 +58,7 @@ extern "C" cudaError_t sl_cub_argmax_f32(const float *x, size_t n, float *max_ou
  * scratch (256, which keeps CUB's part as aligned as cudaMalloc's), and one
  * thread then copies it to *max_out and *index_out on the same stream. */
 #define SL_ARGMAX_PAIR_SLOT 256
-typedef cub::KeyValuePair<int, float> cub_argmax_pair;
 static_assert(sizeof(cub_argmax_pair) <= SL_ARGMAX_PAIR_SLOT, "the pair fits its slot");
-
-static __global__ void sl_argmax_split(const cub_argmax_pair *pair, float *max_out, long long *index_out)
-{
-    *max_out = pair->value;
-    *index_out = pair->key;
-}
 
 extern "C" cudaError_t sl_cub_argmax_f32(const float *x, size_t n, float *max_out, long long *index_out,
                                          void *temp, size_t *temp_bytes, cudaStream_t stream)

@@ -54,6 +54,7 @@ int main(int argc, char **argv)
 
     sl_opts opts = {(int)version, (int)block};
     sl_report r;
+    int modelling = sl_modelled_open(); /* the emulator's timing model, beside its CPU times */
     if (sl_vector_add(a, b, c, n, &opts, &r) != SL_OK) {
         fprintf(stderr, "sl_vector_add failed: %s\n", sl_last_error());
         return 1;
@@ -71,8 +72,10 @@ int main(int argc, char **argv)
            r.bytes_d2h / 1048576.0, r.phase_ms[SL_PHASE_D2H]);
     printf("  5. cudaFree        3 buffers                                    %9.3f ms\n",
            r.phase_ms[SL_PHASE_FREE]);
-    printf("     total                                                         %9.3f ms\n\n",
+    printf("     total                                                         %9.3f ms\n",
            r.total_ms);
+    sl_modelled_print(modelling, 5);
+    printf("\n");
 
     double copies = r.phase_ms[SL_PHASE_H2D] + r.phase_ms[SL_PHASE_D2H];
     double kernel = r.phase_ms[SL_PHASE_KERNEL];

@@ -81,6 +81,7 @@ int main(int argc, char **argv)
     int rc = 1;
     printf("Chapter 03 on %s: %s, k = %lld, n = %zu items, %d steps each\n", sl_backend_name(),
            sl_divergence_version_name((int)version) ? sl_divergence_version_name((int)version) : "?", k, n, p.work);
+    int modelling = sl_modelled_open(); /* the emulator's timing model, beside its CPU times */
     if (sl_divergence(x, out, n, &p, &opts, &r) != SL_OK) {
         fprintf(stderr, "sl_divergence failed: %s\n", sl_last_error());
         goto done;
@@ -88,6 +89,7 @@ int main(int argc, char **argv)
     printf("  copy in %.3f ms, kernel %.3f ms%s, copy back %.3f ms; %u blocks of %d threads\n",
            r.phase_ms[SL_PHASE_H2D], r.phase_ms[SL_PHASE_KERNEL], r.emulated ? " (emulated: CPU time)" : "",
            r.phase_ms[SL_PHASE_D2H], r.grid, r.block);
+    sl_modelled_print(modelling, 2);
     if (sl_divergence_cpu(x, want, n, &p, r.version) != SL_OK) {
         fprintf(stderr, "%s\n", sl_last_error());
         goto done;

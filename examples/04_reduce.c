@@ -16,7 +16,7 @@
 
 #include "simtlab/simtlab.h"
 
-static void print_phases(const sl_report *r, size_t bytes)
+static void print_phases(const sl_report *r, size_t bytes, int modelling)
 {
     printf("  1. cudaMalloc      x, the scratch for partial sums, the result  %9.3f ms\n",
            r->phase_ms[SL_PHASE_ALLOC]);
@@ -28,7 +28,9 @@ static void print_phases(const sl_report *r, size_t bytes)
            r->bytes_d2h, r->phase_ms[SL_PHASE_D2H]);
     printf("  5. cudaFree        3 buffers                                     %9.3f ms\n",
            r->phase_ms[SL_PHASE_FREE]);
-    printf("     total                                                         %9.3f ms\n\n", r->total_ms);
+    printf("     total                                                         %9.3f ms\n", r->total_ms);
+    sl_modelled_print(modelling, 5);
+    printf("\n");
     if (r->phase_ms[SL_PHASE_KERNEL] > 0)
         printf("The kernel read %.1f MiB at %.1f GB/s%s. The copy in moved the same bytes over\n"
                "the bus first: for data that is not already on the device, the copy is the cost.\n",
@@ -69,6 +71,7 @@ int main(int argc, char **argv)
     sl_opts opts = {(int)version, (int)block};
     sl_report r;
     float sum = NAN; /* poisoned: a result never written shows up */
+    int modelling = sl_modelled_open(); /* the emulator's timing model, beside its CPU times */
     if (sl_reduce_sum_f32(x, n, &sum, &opts, &r) != SL_OK) {
         fprintf(stderr, "sl_reduce_sum_f32 failed: %s\n", sl_last_error());
         free(x);
@@ -76,7 +79,7 @@ int main(int argc, char **argv)
     }
     printf("Kernel: %s, %u blocks of %d threads in the first pass (%s times)\n",
            sl_reduce_version_name(r.version), r.grid, r.block, r.emulated ? "emulated: CPU" : "GPU");
-    print_phases(&r, bytes);
+    print_phases(&r, bytes, modelling);
 
     double ref = sl_reduce_sum_cpu_f64(x, n);
     double rel = ref != 0.0 ? fabs(sum - ref) / ref : fabs((double)sum);

@@ -16,7 +16,7 @@
 
 #include "simtlab/simtlab.h"
 
-static void print_phases(const sl_report *r, double flops)
+static void print_phases(const sl_report *r, double flops, int modelling)
 {
     printf("  1. cudaMalloc      A, B, C                                       %9.3f ms\n",
            r->phase_ms[SL_PHASE_ALLOC]);
@@ -27,7 +27,9 @@ static void print_phases(const sl_report *r, double flops)
            r->bytes_d2h / 1048576.0, r->phase_ms[SL_PHASE_D2H]);
     printf("  5. cudaFree        3 buffers                                     %9.3f ms\n",
            r->phase_ms[SL_PHASE_FREE]);
-    printf("     total                                                         %9.3f ms\n\n", r->total_ms);
+    printf("     total                                                         %9.3f ms\n", r->total_ms);
+    sl_modelled_print(modelling, 5);
+    printf("\n");
     if (r->phase_ms[SL_PHASE_KERNEL] > 0)
         printf("The kernel did %.3g flops at %.1f GFLOP/s%s.\n", flops, flops / (r->phase_ms[SL_PHASE_KERNEL] * 1e6),
                r->emulated ? " (emulated: CPU time)" : "");
@@ -67,6 +69,7 @@ int main(int argc, char **argv)
 
     sl_opts opts = {(int)version, 0};
     sl_report r;
+    int modelling = sl_modelled_open(); /* the emulator's timing model, beside its CPU times */
     int ok = sl_sgemm((size_t)m, (size_t)n, (size_t)k, 1.0f, a, (size_t)k, b, (size_t)n, 0.0f, c, (size_t)n, &opts,
                       &r) == SL_OK;
     if (!ok) fprintf(stderr, "sl_sgemm failed: %s\n", sl_last_error());
@@ -74,7 +77,7 @@ int main(int argc, char **argv)
         printf("Kernel: %s", sl_sgemm_version_name(r.version));
         if (r.version >= 7) printf(", shape %s", sl_sgemm_v9_shape_name(r.version == 9 ? sl_sgemm_v9_shape() : 0));
         printf("\n        %u blocks of %d threads (%s times)\n", r.grid, r.block, r.emulated ? "emulated: CPU" : "GPU");
-        print_phases(&r, flops);
+        print_phases(&r, flops, modelling);
         ok = sl_sgemm_cpu_openblas((size_t)m, (size_t)n, (size_t)k, 1.0f, a, (size_t)k, b, (size_t)n, 0.0f, ref,
                                    (size_t)n) == SL_OK;
     }

@@ -41,6 +41,7 @@ int main(int argc, char **argv)
     sl_fill_uniform_f32(in, count, seed, -1.0f, 1.0f);
     sl_opts opts = {(int)version, 0};
     sl_report r;
+    int modelling = sl_modelled_open(); /* the emulator's timing model, beside its CPU times */
     if (sl_transpose(in, (size_t)rows, (size_t)cols, (size_t)cols, out, (size_t)rows, &opts, &r) != SL_OK) {
         fprintf(stderr, "sl_transpose failed: %s\n", sl_last_error());
         free(in), free(out);
@@ -55,7 +56,9 @@ int main(int argc, char **argv)
     printf("  4. copy back       out, %7.1f MiB device -> host                %9.3f ms\n", r.bytes_d2h / 1048576.0,
            r.phase_ms[SL_PHASE_D2H]);
     printf("  5. cudaFree        2 buffers                                     %9.3f ms\n", r.phase_ms[SL_PHASE_FREE]);
-    printf("     total                                                         %9.3f ms\n\n", r.total_ms);
+    printf("     total                                                         %9.3f ms\n", r.total_ms);
+    sl_modelled_print(modelling, 5);
+    printf("\n");
     if (r.phase_ms[SL_PHASE_KERNEL] > 0)
         printf("The kernel moved %.1f MiB (read + write) at %.1f GB/s%s; a device-to-device copy\n"
                "of the same bytes is the ceiling (bench_05_transpose measures both).\n",

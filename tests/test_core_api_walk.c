@@ -390,6 +390,12 @@ Test(api_walk, functions_that_cannot_report)
     cr_expect(!ck.passed);
     cr_expect_eq(sl_rng_next(NULL), 0);
     cr_expect_eq(sl_modelled_per_request(5, 0), 0.0);
+    /* the examples' model line: 0 where this build does not model; closing
+     * a window never opened, at any indent, prints nothing and cannot fail */
+    int opened = sl_modelled_open();
+    cr_expect(opened == 0 || opened == 1);
+    sl_modelled_print(opened, -5);
+    sl_modelled_print(0, 1000);
     long long out = 0;
     /* 0: not such an integer (core.h), also for a NULL out or argv */
     cr_expect_eq(sl_arg_ll(2, NULL, 1, 3, 0, 10, &out), 0);

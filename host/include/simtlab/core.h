@@ -257,6 +257,15 @@ sl_status sl_modelled_run(sl_status (*run)(void *ctx), void *ctx, sl_modelled *o
 /* count / requests, 0 when there were no requests (sectors per request,
  * conflicts per request). */
 double sl_modelled_per_request(unsigned long long count, unsigned long long requests);
+/* For the example programs, beside an emulated (CPU) kernel time: opens
+ * the model's window where this build models and returns 1, else returns 0
+ * and changes nothing (a GPU build measures instead). */
+int sl_modelled_open(void);
+/* Closes a window sl_modelled_open opened (opened == 1; 0: does nothing)
+ * and prints, indented by `indent` spaces (0-32), the modelled GPU time of
+ * every kernel launched since, labelled as modelled, or why it could not
+ * be modelled. */
+void sl_modelled_print(int opened, int indent);
 
 /* ---- arguments of the example programs -------------------------------------
  * Positional argument i of argv as an integer (decimal, or 0x hex) in

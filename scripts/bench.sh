@@ -84,9 +84,10 @@ fi
 # prices what the GPU would do with so little work (at 128^3 the SGEMM's big-tile
 # versions run 2 blocks on 132 SMs). Each chapter's modelled chart therefore
 # also gets every version at the size the H200 tables measured, run by
-# model_check_emu (bench/model_check.c) on 8 blocks of each launch, spread over
+# model_check_emu (bench/model_check.c) on 4 blocks of each launch, spread over
 # the grid and scaled to it (SIMTLAB_EMU_SAMPLE_BLOCKS; emu/docs/model.md,
-# "Sampling"): modelled, never run whole. SIMTLAB_BENCH_FULL_MODEL=0 leaves
+# "Sampling"): modelled, never run whole. make model-check samples 8; on these
+# chapters' uniform grids 4 give the same figures within 2% at half the cost. SIMTLAB_BENCH_FULL_MODEL=0 leaves
 # them out, =1 adds them to --quick runs too (off there by default), and a
 # list of chapters ("04") adds them to those chapters' runs only.
 full_model_spec() { # CSV name -> "chapter table size bytes-or-flops-per-unit unit"
@@ -114,8 +115,8 @@ full_model() { # $1 CSV name, $2 CSV path: appends the modelled rows at the GPU'
     [ "$table" = sgemm ] && [ "$v" = 9 ] && [ -n "$shape" ] && lines+=" $shape"
     lines+=$'\n'
   done
-  echo "modelled at the GPU's size n=$size: every version, 8 blocks of each launch sampled and scaled to the grid (model_check_emu; modelled, not measured)"
-  out=$(printf '%s' "$lines" | SIMTLAB_EMU_SAMPLE_BLOCKS=8 SIMTLAB_MODEL_GPU="$gpu" timeout 600 "$bin/model_check_emu" 2>/dev/null)
+  echo "modelled at the GPU's size n=$size: every version, 4 blocks of each launch sampled and scaled to the grid (model_check_emu; modelled, not measured)"
+  out=$(printf '%s' "$lines" | SIMTLAB_EMU_SAMPLE_BLOCKS=4 SIMTLAB_MODEL_GPU="$gpu" timeout 600 "$bin/model_check_emu" 2>/dev/null)
   awk -v n="$size" -v per="$per" -v gpu="$gpu" -v csv="$2" '
     { id = $1; us = $2 + 0; note = $0; sub(/^[^ ]+ [^ ]+ [^ ]+ /, "", note)
       if (us <= 0) { printf "# not modelled: %s on %s at n=%s (%s)\n", id, gpu, n, note >> csv; next }

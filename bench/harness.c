@@ -19,6 +19,11 @@
 #ifndef SIMTLAB_BUILD_FLAGS
 #define SIMTLAB_BUILD_FLAGS "unknown"
 #endif
+/* The architectures the CUDA build compiled the kernels for (CMake's
+ * CMAKE_CUDA_ARCHITECTURES, e.g. "80,90"); "none" without nvcc. */
+#ifndef SIMTLAB_CUDA_ARCHS
+#define SIMTLAB_CUDA_ARCHS "unknown"
+#endif
 #ifndef SIMTLAB_SOURCE_DIR
 #define SIMTLAB_SOURCE_DIR "."
 #endif
@@ -80,7 +85,9 @@ static void write_csv_header(bench_env *env, const char *title)
     FILE *f = env->csv;
     fprintf(f, "# simtlab benchmark: %s\n# date: %s\n", title, when);
     fprintf(f, "# machine: %s %s, %s, %ld cores\n", u.nodename, u.machine, cpu, sysconf(_SC_NPROCESSORS_ONLN));
-    fprintf(f, "# backend: %s; built for: %s\n", sl_backend_name(), sl_built_architectures());
+    fprintf(f, "# backend: %s; built for: %s\n", sl_backend_name(),
+            sl_backend_is_emulator() ? "the emulator (no GPU code: kernels run on the CPU)"
+                                     : "sm " SIMTLAB_CUDA_ARCHS);
     fprintf(f, "# build: %s\n# git: %s\n", SIMTLAB_BUILD_FLAGS, rev);
     fprintf(f, "# cuda: driver %s, runtime %s%s\n", drv, rt,
             env->emulated ? " (the emulator's stand-in numbers)" : "");

@@ -116,7 +116,15 @@ full_model() { # $1 CSV name, $2 CSV path: appends the modelled rows at the GPU'
     lines+=$'\n'
   done
   echo "modelled at the GPU's size n=$size: every version, 4 blocks of each launch sampled and scaled to the grid (model_check_emu; modelled, not measured)"
-  out=$(printf '%s' "$lines" | SIMTLAB_EMU_SAMPLE_BLOCKS=4 SIMTLAB_MODEL_GPU="$gpu" timeout 600 "$bin/model_check_emu" 2>/dev/null)
+  local err rc
+  err=$(mktemp)
+  out=$(printf '%s' "$lines" | SIMTLAB_EMU_SAMPLE_BLOCKS=4 SIMTLAB_MODEL_GPU="$gpu" timeout 600 "$bin/model_check_emu" 2>"$err")
+  rc=$?
+  if [ "$rc" != 0 ] || [ -z "$out" ]; then # say why, beside the chart's other points
+    echo "bench: the modelled points at n=$size failed (model_check_emu exit $rc):"
+    grep -v 'SAMPLE_BLOCKS' "$err" | tail -n 5 | sed 's/^/  /'
+  fi
+  rm -f "$err"
   awk -v n="$size" -v per="$per" -v gpu="$gpu" -v csv="$2" '
     { id = $1; us = $2 + 0; note = $0; sub(/^[^ ]+ [^ ]+ [^ ]+ /, "", note)
       if (us <= 0) { printf "# not modelled: %s on %s at n=%s (%s)\n", id, gpu, n, note >> csv; next }

@@ -534,7 +534,11 @@ Test(model_sampling, a_sample_of_a_uniform_kernel_counts_as_the_whole_grid)
 {
     test_seed("sampling");
     const unsigned threads = static_cast<unsigned>(32 * draw(2, 8));
-    const size_t n = threads * draw(1500, 3000) + draw(1, threads - 1); /* a partial last block */
+    /* A partial last block, and n a multiple of 8 floats: the kernel's later
+     * rows (in[i + k n]) then start on a 32-byte sector, so no two blocks
+     * share a sector, which a sample could not see (emu/docs/model.md,
+     * "Sampling": blocks sharing data). */
+    const size_t n = threads * draw(1500, 3000) + 8 * draw(1, threads / 8 - 1);
     const int iters = static_cast<int>(draw(3, 8));
     const unsigned long long sample = draw(40, 80);
     std::fprintf(stderr, "  n %zu, %u threads per block, %d loads each, %llu blocks sampled\n", n, threads, iters,

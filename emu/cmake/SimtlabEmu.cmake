@@ -168,3 +168,20 @@ function(sl_emu_add_test src)
   add_test(NAME emu.${name} COMMAND ${name} --verbose=0 -j2)
   set_tests_properties(emu.${name} PROPERTIES LABELS "emu;${arg_LABELS}" TIMEOUT 300)
 endfunction()
+
+# sl_test_costs(TEST SECONDS [TEST SECONDS ...]): the order of a first run.
+# CTest starts the tests with the highest COST first and, once a run has
+# finished, orders by the times it recorded; a fresh clone has no record,
+# and without these hints its longest tests could start last and leave the
+# other core idle at the end. The seconds were measured on a 2-core machine;
+# only their order matters. A test this folder did not add is passed over
+# (CMake 3.25 sets a test's properties only in the folder that added it).
+function(sl_test_costs)
+  set(pairs ${ARGN})
+  while(pairs)
+    list(POP_FRONT pairs test cost)
+    if(TEST ${test})
+      set_tests_properties(${test} PROPERTIES COST ${cost})
+    endif()
+  endwhile()
+endfunction()

@@ -36,6 +36,11 @@
 set -u
 usage='usage: run_corpus.sh CORPUS_ROOT [--slcc PATH] [--work DIR] [--time-limit S] [--only REGEX] [--checked] [--results FILE] [--list]'
 root=${1:?$usage}
+case $root in
+  -h | --help) echo "$usage"; exit 0 ;;
+  -*) echo "run_corpus.sh: CORPUS_ROOT comes first, before the options (got $root)"$'\n'"$usage" >&2; exit 2 ;;
+esac
+[ -d "$root" ] || { echo "run_corpus.sh: CORPUS_ROOT $root is not a directory"$'\n'"$usage" >&2; exit 2; }
 shift
 command_line="run_corpus.sh $root $*"
 

@@ -243,19 +243,9 @@ bool profile_each_launch()
 
 std::uint64_t sample_blocks()
 {
-    static const std::uint64_t value = [] {
-        const char *text = read("SIMTLAB_EMU_SAMPLE_BLOCKS");
-        if (!text)
-            return std::uint64_t{0};
-        char *end = nullptr;
-        const unsigned long long v = std::strtoull(text, &end, 10);
-        if (end == text || *end || v == 0 || text[0] == '-') {
-            std::fprintf(stderr, "simtlab-emu: ignoring SIMTLAB_EMU_SAMPLE_BLOCKS=%s (expected a number of "
-                                 "blocks above 0)\n", text);
-            return std::uint64_t{0};
-        }
-        return static_cast<std::uint64_t>(v);
-    }();
+    /* 0: every block; the cap keeps a negative text (strtoull wraps it) out */
+    static const std::uint64_t value = number("SIMTLAB_EMU_SAMPLE_BLOCKS", read("SIMTLAB_EMU_SAMPLE_BLOCKS"), 0, 1,
+                                              1ULL << 62, nullptr);
     return value;
 }
 

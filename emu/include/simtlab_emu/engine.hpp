@@ -264,7 +264,8 @@ extern __thread bool in_kernel_thread;
  * nullptr when that is the calling thread itself (it was the last to arrive
  * and its barrier or warp operation is complete). */
 void *next_context_slow(worker_hot *w);
-/* A barrier arrival whose call site may differ from its round's first. */
+/* A round's first barrier arrival, or one whose call site may differ from
+ * the round's first. */
 void note_barrier_site(block_hot &b, unsigned pos, here where, sync_mode mode);
 
 /* Takes the thread at the head of the ready queue (there is one).
@@ -279,7 +280,11 @@ SIMTLAB_EMU_ALWAYS_INLINE inline unsigned take_ready(block_hot &b)
     constexpr unsigned wrap = max_block_threads - 1;
     const unsigned head = b.ready_head;
     const unsigned tid = b.ready[head];
-    __builtin_prefetch(b.recs[b.ready[(head + 1) & wrap]].ctx);
+    /* The queue is most often in thread order (a released barrier's
+     * arrivals): guess the next one is tid + 1 rather than load the
+     * queue's next entry. recs has one record more than a block can have
+     * threads, so the guess always reads a record. */
+    __builtin_prefetch(b.recs[tid + 1].ctx);
     b.ready_head = (head + 1) & wrap;
     b.ready_count--;
     return tid;
@@ -429,20 +434,22 @@ SIMTLAB_EMU_ALWAYS_INLINE inline int sync_block(sync_mode mode, int predicate, h
     detail::block_hot &b = *w->hot;
     const unsigned tid = w->cur_tid;
     const unsigned pos = b.nwaiting_barrier++;
-    if (pos == 0) {
-        b.barrier_site = where;
-        b.match_file = where.file;
-        b.match_line_mode = where.line * 4 + mode;
-        b.barrier_mode = mode;
-        b.barrier_count = 0;
-        b.barrier_first_odd = detail::no_odd_waiter;
-    } else if (__builtin_expect(where.file != b.match_file || where.line * 4 + mode != b.match_line_mode, 0)) {
+    /* A round starts with match_file nullptr: its first arrival, like any
+     * arrival at another site, takes the out-of-line path. */
+    if (__builtin_expect(where.file != b.match_file || where.line * 4 + mode != b.match_line_mode, 0))
         detail::note_barrier_site(b, pos, where, mode);
-    }
     if (mode != sync_plain) /* a constant: plain __syncthreads counts nothing */
         b.barrier_count += predicate != 0;
     b.barrier_waiters[pos] = tid;
-    detail::switch_from(w, b, tid, detail::next_context_at_barrier(w, b));
+    if (__builtin_expect(b.ready_count != 0, 1)) {
+        /* a parked thread: its context is never null, no test */
+        void *const next = b.recs[detail::take_ready(b)].ctx;
+        detail::save_origin(fctx::jump_fcontext(next, &b.recs[tid].ctx));
+        w->cur_tid = tid;
+        thread_idx = b.recs[tid].idx;
+    } else {
+        detail::switch_from(w, b, tid, detail::next_context_slow(w));
+    }
     return b.barrier_result;
 }
 

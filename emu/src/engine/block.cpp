@@ -632,6 +632,7 @@ static bool release_barrier(worker *w)
     b.ready_head = 0;
     b.ready_count = b.nwaiting_barrier;
     b.nwaiting_barrier = 0;
+    b.match_file = nullptr; /* the next round's first arrival sets it */
     return true;
 }
 
@@ -697,6 +698,7 @@ void begin_block(worker *w, std::uint64_t linear)
     b.live = b.n;
     b.loop_owner = nullptr;
     b.nwaiting_barrier = 0;
+    b.match_file = nullptr;
     b.nwaiting_warp = 0;
     b.ready_head = b.ready_count = 0;
     b.barrier_first_odd = no_odd_waiter;

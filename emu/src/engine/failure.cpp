@@ -145,14 +145,23 @@ __attribute__((noinline, cold)) void fail_synccheck(worker *w)
 
 } /* namespace engine */
 
-/* An arrival whose call site may differ from the round's first: the fast
- * path compared pointers, this compares the file names too (and the
+/* A round's first arrival, or one whose call site may differ from the
+ * round's first: the fast path compared pointers, this compares the file names too (and the
  * variant), and from the first real difference on records every waiter's
  * site for the diagnostic. */
 void detail::note_barrier_site(block_hot &hot, unsigned pos, here where, sync_mode mode)
 {
     using namespace engine;
     block_state &b = static_cast<block_state &>(hot);
+    if (pos == 0) { /* a round's first arrival: what the later ones are compared with */
+        b.barrier_site = where;
+        b.match_file = where.file;
+        b.match_line_mode = where.line * 4 + mode;
+        b.barrier_mode = mode;
+        b.barrier_count = 0;
+        b.barrier_first_odd = no_odd_waiter;
+        return;
+    }
     if (b.barrier_first_odd == no_odd_waiter) {
         if (same_site(where, b.barrier_site) && mode == b.barrier_mode)
             return;

@@ -184,7 +184,7 @@ struct block_state : detail::block_hot {
     std::uint8_t exited[max_block_threads];
     unsigned order[max_block_threads];   /* start order (seeded runs) */
     unsigned queue_store[2][max_block_threads];
-    thread_rec recs_store[max_block_threads];
+    thread_rec recs_store[max_block_threads + 1]; /* + 1: take_ready's guess (engine.hpp) */
     thread_slots slots[max_block_threads];
     detail::spin_rec spins_store[max_block_threads]; /* engine.hpp, spin_note */
     here barrier_sites[max_block_threads]; /* by waiter position, see above */

@@ -75,6 +75,13 @@ struct here {
  * never sees its own value change (the engine restores it on every resume),
  * so reading it through a const name is exact. */
 extern __thread uint3 thread_idx __asm__("threadIdx");
+/* The same object with 4 bytes of padding (engine/block.cpp defines it so):
+ * a resume restores threadIdx from its thread record in one 16-byte copy. */
+struct alignas(16) thread_idx_slot {
+    uint3 v;
+    unsigned pad;
+};
+extern __thread thread_idx_slot thread_idx_padded __asm__("threadIdx");
 extern __thread uint3 block_idx __asm__("blockIdx");
 extern __thread uint3 block_dim __asm__("blockDim");
 extern __thread uint3 grid_dim __asm__("gridDim");
@@ -180,7 +187,7 @@ constexpr unsigned max_block_threads = 1024;
 struct alignas(32) thread_rec {
     fctx::fcontext_t ctx; /* where to resume it */
     void *stack;          /* its engine::fiber_stack */
-    uint3 idx;            /* threadIdx, restored on resume */
+    thread_idx_slot idx;  /* threadIdx (.v), restored on resume */
 };
 static_assert(sizeof(thread_rec) == 32, "two records per cache line");
 
@@ -321,8 +328,11 @@ SIMTLAB_EMU_ALWAYS_INLINE inline void *next_context_at_barrier(worker_hot *w, bl
 }
 
 /* Every switch passes, as its data, the slot where the fiber being left
- * wants its context saved; whoever resumes stores it there. This is how
- * fcontext hands over the context of the side that jumped. */
+ * wants its context saved; with Boost's switch whoever resumes stores it
+ * there (this is how fcontext hands over the context of the side that
+ * jumped). The engine's own switch on x86-64 has stored it already
+ * (SIMTLAB_EMU_FIBER_SAVES_ORIGIN): the hot resumes skip this, the others
+ * store the same value again. */
 SIMTLAB_EMU_ALWAYS_INLINE inline void save_origin(const fctx::transfer_t &t)
 {
     if (t.data)
@@ -333,10 +343,15 @@ SIMTLAB_EMU_ALWAYS_INLINE inline void save_origin(const fctx::transfer_t &t)
  * tid runs again, makes it the running thread. */
 SIMTLAB_EMU_ALWAYS_INLINE inline void switch_from(worker_hot *w, block_hot &b, unsigned tid, void *target)
 {
-    if (target)
+    if (target) {
+#if SIMTLAB_EMU_FIBER_SAVES_ORIGIN
+        (void)fctx::jump_fcontext(target, &b.recs[tid].ctx);
+#else
         save_origin(fctx::jump_fcontext(target, &b.recs[tid].ctx));
+#endif
+    }
     w->cur_tid = tid;
-    thread_idx = b.recs[tid].idx;
+    thread_idx_padded = b.recs[tid].idx;
 }
 
 /* The out-of-line part of a warp operation: nullptr target with tid ~0u
@@ -444,9 +459,13 @@ SIMTLAB_EMU_ALWAYS_INLINE inline int sync_block(sync_mode mode, int predicate, h
     if (__builtin_expect(b.ready_count != 0, 1)) {
         /* a parked thread: its context is never null, no test */
         void *const next = b.recs[detail::take_ready(b)].ctx;
+#if SIMTLAB_EMU_FIBER_SAVES_ORIGIN
+        (void)fctx::jump_fcontext(next, &b.recs[tid].ctx);
+#else
         detail::save_origin(fctx::jump_fcontext(next, &b.recs[tid].ctx));
+#endif
         w->cur_tid = tid;
-        thread_idx = b.recs[tid].idx;
+        thread_idx_padded = b.recs[tid].idx;
     } else {
         detail::switch_from(w, b, tid, detail::next_context_slow(w));
     }

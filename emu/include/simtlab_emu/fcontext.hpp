@@ -44,7 +44,12 @@ struct transfer_t {
 #if defined(__x86_64__) && defined(__ELF__)
 #define SIMTLAB_EMU_FIBER_JUMP "simtlab_emu_fiber_jump"
 #define SIMTLAB_EMU_FIBER_MAKE "simtlab_emu_fiber_make"
+/* The engine's switch also stores the context it leaves at vp (which must
+ * then point to an fcontext_t, never be null) before it switches: a fiber
+ * it resumes need not store it (Boost's leaves that to the resumed side). */
+#define SIMTLAB_EMU_FIBER_SAVES_ORIGIN 1
 #else
+#define SIMTLAB_EMU_FIBER_SAVES_ORIGIN 0
 #define SIMTLAB_EMU_FIBER_JUMP "jump_fcontext"
 #define SIMTLAB_EMU_FIBER_MAKE "make_fcontext"
 #endif

@@ -19,7 +19,7 @@
 
 namespace simtlab_emu {
 
-__thread uint3 thread_idx;
+__thread thread_idx_slot thread_idx_padded; /* also thread_idx (engine.hpp) */
 __thread uint3 block_idx;
 __thread uint3 block_dim;
 __thread uint3 grid_dim;
@@ -83,10 +83,14 @@ void stack_put(stack_pool &pool, fiber_stack *stack)
 
 static void runner_entry(fctx::transfer_t t);
 
-static fctx::fcontext_t fresh_runner(worker *w)
+static fctx::fcontext_t new_runner(worker *w);
+
+/* A spare runner when there is one (the common case, inline in
+ * next_context_slow), else a new one. */
+__attribute__((always_inline)) static inline fctx::fcontext_t fresh_runner(worker *w)
 {
     stack_pool &pool = w->stacks;
-    if (pool.nspares) {
+    if (__builtin_expect(pool.nspares != 0, 1)) {
         const unsigned k = --pool.nspares;
         if (k) /* spares resume one after another as a block's threads first wait */
             __builtin_prefetch(pool.spare_ctx[k - 1]);
@@ -95,6 +99,12 @@ static fctx::fcontext_t fresh_runner(worker *w)
         w->starting_stack = spare;
         return pool.spare_ctx[k];
     }
+    return new_runner(w);
+}
+
+__attribute__((noinline)) static fctx::fcontext_t new_runner(worker *w)
+{
+    stack_pool &pool = w->stacks;
     fiber_stack *s = stack_get(pool);
     if (!s) {
         char text[256];
@@ -190,7 +200,7 @@ __attribute__((always_inline)) static inline void run_threads_1d(worker *w, bloc
         b.next_start = pos + 1;
         thread_rec &r = b.recs[pos];
         r.stack = me;
-        r.idx = uint3{pos, 0, 0};
+        r.idx.v = uint3{pos, 0, 0};
         thread_idx.x = pos; /* .y and .z stay 0: every thread of the block has them so */
         w->cur_tid = pos;
         body(closure);
@@ -213,7 +223,7 @@ __attribute__((always_inline)) static inline void run_threads(worker *w, block_s
      * on from the thread started before it, without dividing. */
     unsigned x = 0, y = 0, z = 0;
     if (first && !seeded) {
-        const uint3 prev = b.recs[first - 1].idx;
+        const uint3 prev = b.recs[first - 1].idx.v;
         x = prev.x + 1;
         y = prev.y;
         z = prev.z;
@@ -244,7 +254,7 @@ __attribute__((always_inline)) static inline void run_threads(worker *w, block_s
         }
         thread_rec &r = b.recs[tid];
         r.stack = me;
-        r.idx = idx;
+        r.idx.v = idx;
         thread_idx = idx;
         w->cur_tid = tid;
         body(closure);
@@ -259,7 +269,9 @@ static void runner_entry(fctx::transfer_t t)
     worker *const w = this_worker();
     fiber_stack *const me = w->starting_stack;
     for (;;) {
+#if !SIMTLAB_EMU_FIBER_SAVES_ORIGIN
         save_origin(t);
+#endif
         if (t.data && t.data != &w->sched_ctx) {
             /* A thread's wait handed us the loop: t.fctx is where its
              * registers are saved, 64 bytes that a resume reads first. Move
@@ -283,7 +295,7 @@ static void runner_entry(fctx::transfer_t t)
         stack_pool &pool = w->stacks;
         if (pool.nspares == spare_capacity) {
             stack_put(pool, me);
-            fctx::jump_fcontext(next, nullptr);
+            fctx::jump_fcontext(next, &w->discarded_ctx);
             /* never resumed */
         }
         const unsigned k = pool.nspares++;

@@ -206,7 +206,7 @@ void fail_block(worker *w, cudaError_t error, const char *text)
     claim_failure(w->grid, error, full);
     w->failed = true;
     w->abandon_stack = running_stack(w);
-    fctx::jump_fcontext(w->sched_ctx, nullptr);
+    fctx::jump_fcontext(w->sched_ctx, &w->discarded_ctx);
     __builtin_unreachable();
 }
 

@@ -13,9 +13,14 @@
  *
  * The interface is the fcontext one (emu/include/simtlab_emu/fcontext.hpp):
  *   transfer_t simtlab_emu_fiber_jump(fcontext_t to, void *data)
- *     saves the caller's registers on its own stack, resumes `to`, and
- *     returns {the context it was resumed from, the pointer passed} when
- *     something switches back;
+ *     saves the caller's registers on its own stack, stores the context
+ *     that makes at `data` (an fcontext_t *, never null), resumes `to`,
+ *     and returns {the context it was resumed from, the pointer passed}
+ *     when something switches back. Boost's switch leaves the store to the
+ *     fiber it resumes; this one makes it at once, so that the hot resume
+ *     (a barrier's next thread) need not (fcontext.hpp,
+ *     SIMTLAB_EMU_FIBER_SAVES_ORIGIN), and a resumed side that stores it
+ *     again stores the same value;
  *   fcontext_t simtlab_emu_fiber_make(void *top, size_t size, void (*fn)(transfer_t))
  *     a context that, when first resumed, calls fn({from, data}) on the
  *     stack below `top`; fn must never return.
@@ -35,6 +40,7 @@ simtlab_emu_fiber_jump:
     pushq %r13
     pushq %r12
     movq %rsp, %rax          /* the context we leave */
+    movq %rsp, (%rsi)        /* ... saved where the caller asked */
     movq %rdi, %rsp          /* the one we resume */
     popq %r12
     popq %r13

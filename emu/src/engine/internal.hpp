@@ -252,6 +252,7 @@ struct alignas(64) worker : detail::worker_hot {
     /* cold */
     unsigned index;
     fctx::fcontext_t sched_ctx;     /* the worker's own stack, between blocks */
+    fctx::fcontext_t discarded_ctx; /* where a fiber that is never resumed saves its context */
     fiber_stack *abandon_stack;     /* a failing running fiber's stack */
     grid_job *grid;
     std::uint64_t rng;              /* xorshift state (seeded runs) */

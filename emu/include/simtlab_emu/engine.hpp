@@ -458,14 +458,19 @@ SIMTLAB_EMU_ALWAYS_INLINE inline int sync_block(sync_mode mode, int predicate, h
     b.barrier_waiters[pos] = tid;
     if (__builtin_expect(b.ready_count != 0, 1)) {
         /* a parked thread: its context is never null, no test */
+        /* Its own record, not the block, is what the thread keeps across
+         * the switch: one register fewer taken from the kernel's values.
+         * (Reading the worker again after the switch instead of keeping it
+         * saves instructions too, but ran the tree reduction 38% slower.) */
+        detail::thread_rec *const me = &b.recs[tid];
         void *const next = b.recs[detail::take_ready(b)].ctx;
 #if SIMTLAB_EMU_FIBER_SAVES_ORIGIN
-        (void)fctx::jump_fcontext(next, &b.recs[tid].ctx);
+        (void)fctx::jump_fcontext(next, &me->ctx);
 #else
-        detail::save_origin(fctx::jump_fcontext(next, &b.recs[tid].ctx));
+        detail::save_origin(fctx::jump_fcontext(next, &me->ctx));
 #endif
         w->cur_tid = tid;
-        thread_idx_padded = b.recs[tid].idx;
+        thread_idx_padded = me->idx;
     } else {
         detail::switch_from(w, b, tid, detail::next_context_slow(w));
     }

@@ -66,6 +66,7 @@ while [ $# -gt 0 ]; do
 done
 if [ $list = 0 ]; then
   [ -x "$slcc" ] || { echo "run_corpus.sh: no slcc at $slcc (build target slcc, or pass --slcc)" >&2; exit 2; }
+  slcc=$(realpath "$slcc") # each program builds in its own directory: a relative path would not be found there
 fi
 mkdir -p "$work"
 if [ -z "$results" ]; then

@@ -70,7 +70,10 @@ struct pending_read {
 
 struct state {
     std::uint32_t interval = 0;
+    /* Loads of one thread at most (access settles the others' first), so
+     * an access by that same thread has nothing to settle. */
     std::vector<pending_read> pending;
+    unsigned pending_tid = 0; /* whose they are, when there are any */
     std::vector<word_state> words;
     /* Per thread: its view of its warp's clocks, valid when stamp == interval. */
     std::uint32_t clocks[engine::max_block_threads][engine::warp_size];
@@ -403,16 +406,28 @@ void basic_block()
 void access(const profile::shared_access &a)
 {
     state &s = *mine;
-    if (!s.pending.empty())
+    /* Not a scan per access: a fully unrolled tile loop keeps dozens of one
+     * thread's loads pending in one basic block (64 in a 32-wide matrix
+     * tile), and scanning them at each of its accesses made the checked
+     * build of a tiled matrix product some 170x slower than --fast. */
+    if (!s.pending.empty() && s.pending_tid != a.tid)
         settle(s, a.tid);
     check_and_record(s, a);
     /* A file whose every store calls a hook (access_exact) needs no pending
      * loads; under lock step they would even take another lane's store
      * between a load's hook and the load for this thread's. */
     if (!a.write && !a.atomic && !(a.flags & profile::access_exact) && a.size <= sizeof(pending_read::bytes)) {
-        pending_read p{a.pc, a.addr, a.offset, a.size, a.tid, {}};
+        /* Filled in place: a copy built on the stack and pushed would
+         * reload its bytes as 16 just after storing 4 (a store-forwarding
+         * stall per load). */
+        pending_read &p = s.pending.emplace_back();
+        p.pc = a.pc;
+        p.addr = a.addr;
+        p.offset = a.offset;
+        p.size = a.size;
+        p.tid = a.tid;
         std::memcpy(p.bytes, reinterpret_cast<const void *>(a.addr), a.size);
-        s.pending.push_back(p);
+        s.pending_tid = a.tid;
         profile::settle_at_next_block();
     }
 }

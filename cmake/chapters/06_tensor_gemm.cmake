@@ -24,9 +24,13 @@ endif()
 
 # ---- chapter 06: v3/v4's PTX has mma.sync, ldmatrix, cp.async; no spills (CUDA build) ----
 if(SIMTLAB_HAVE_CUDA)
+  # The spill check reads the ptxas reports the library's build kept
+  # (cmake/03_occupancy.cmake) for the architectures it was built for.
+  string(REPLACE ";" "," _sl_06_archs "${CMAKE_CUDA_ARCHITECTURES}")
   add_test(NAME nvcc.06_tensor_gemm_ptx
            COMMAND ${CMAKE_COMMAND} -DNVCC=${CMAKE_CUDA_COMPILER} -DKERNELS=${PROJECT_SOURCE_DIR}/kernels
-                   -DOUT=${CMAKE_BINARY_DIR}/06_tensor_gemm_ptx -P ${PROJECT_SOURCE_DIR}/cmake/06_tensor_gemm_ptx.cmake)
+                   -DOUT=${CMAKE_BINARY_DIR}/06_tensor_gemm_ptx -DLOGS=${CMAKE_BINARY_DIR}/ptxas/simtlab_cuda
+                   -DBUILT_ARCHS=${_sl_06_archs} -P ${PROJECT_SOURCE_DIR}/cmake/06_tensor_gemm_ptx.cmake)
   set_tests_properties(nvcc.06_tensor_gemm_ptx PROPERTIES LABELS "nvcc;chapter" TIMEOUT 600)
   # v5 (Hopper): its PTX has wgmma, TMA and mbarrier; ptxas spills nothing
   add_test(NAME nvcc.06_tensor_gemm_wgmma_ptx

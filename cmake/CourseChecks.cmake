@@ -5,7 +5,9 @@
 # ---- benchmarks: each chapter's (sl_add_chapter), and the emulator's own speed check ----
 if(EXISTS ${PROJECT_SOURCE_DIR}/bench/emu_throughput.cu)
   sl_emu_rewrite(SIMTLAB_EMU_BENCH_GEN ${PROJECT_SOURCE_DIR}/bench/emu_throughput.cu)
-  add_executable(bench_emu_throughput ${SIMTLAB_EMU_BENCH_GEN})
+  # Built by `make bench` and `make bench-emu` (the benches target), not by
+  # the default build: no test runs it.
+  add_executable(bench_emu_throughput EXCLUDE_FROM_ALL ${SIMTLAB_EMU_BENCH_GEN})
   sl_emu_target(bench_emu_throughput)
   list(APPEND SIMTLAB_BENCH_TARGETS bench_emu_throughput)
   # The same file as a student's slcc builds it, both ways: --fast (no

@@ -333,6 +333,138 @@ Test(slcc, a_missing_toolkit_header_is_named_not_taken_from_an_installed_toolkit
     unlink(c);
 }
 
+/* ---- the precompiled prelude (tools/slcc/slcc_pch.c) ------------------------------ */
+
+/* Removes a folder and everything in it (not following links). */
+static void remove_tree(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return;
+    if (S_ISDIR(st.st_mode)) {
+        DIR *d = opendir(path);
+        struct dirent *e;
+        while (d && (e = readdir(d)) != NULL) {
+            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+                continue;
+            char inner[1024];
+            snprintf(inner, sizeof inner, "%s/%s", path, e->d_name);
+            remove_tree(inner);
+        }
+        if (d)
+            closedir(d);
+    }
+    remove(path);
+}
+
+/* A folder of precompiled preludes for this test alone, removed at its end. */
+static const char *own_pch_dir(void)
+{
+    static char dir[64];
+    if (!dir[0]) {
+        snprintf(dir, sizeof dir, "/tmp/test_slcc_pch-XXXXXX");
+        cr_assert_not_null(mkdtemp(dir), "mkdtemp: %s", strerror(errno));
+        setenv("SIMTLAB_SLCC_PCH_DIR", dir, 1);
+    }
+    return dir;
+}
+
+static void remove_own_pch_dir(void)
+{
+    remove_tree(own_pch_dir());
+}
+
+/* slcc -v with these arguments: its status and stderr in r, and the
+ * prelude its compile was given with -include ("" if none) in prelude. */
+static void slcc_v(char *const args[], run_result *r, char *prelude, size_t cap)
+{
+    char *argv[32] = {SLCC_PATH, "-v"};
+    size_t n = 2;
+    for (; args[n - 2] && n < 31; n++)
+        argv[n] = args[n - 2];
+    argv[n] = NULL;
+    run(argv, NULL, r);
+    prelude[0] = '\0';
+    const char *at = strstr(r->err, " -include ");
+    if (at) {
+        at += strlen(" -include ");
+        snprintf(prelude, cap, "%.*s", (int)strcspn(at, " \n"), at);
+        cr_assert(strstr(prelude, own_pch_dir()) == prelude, "a prelude outside the test's folder: %s", prelude);
+    }
+}
+
+Test(slcc, the_second_build_with_the_same_flags_makes_the_precompiled_prelude_and_later_ones_use_it,
+     .fini = remove_own_pch_dir)
+{
+    require_runtime();
+    own_pch_dir();
+    const char *prog = scratch_path("hello_pch");
+    char *args[] = {"-O1", INPUTS "hello.cu", "-o", (char *)prog, NULL};
+    run_result r;
+    char first[1024], second[1024], third[1024];
+    slcc_v(args, &r, first, sizeof first);
+    cr_assert_eq(r.status, 0, "stderr:\n%s", r.err);
+    cr_assert_str_eq(first, "", "the first build with these flags used a prelude:\n%s", r.err);
+    expect_program_output(prog, "hello: 0 1 2 3 0 1 2 3\n");
+    slcc_v(args, &r, second, sizeof second);
+    cr_assert_eq(r.status, 0, "stderr:\n%s", r.err);
+    cr_assert(strstr(r.err, "slcc: precompiling the emulator's headers") != NULL, "stderr:\n%s", r.err);
+    cr_assert_neq(second[0], '\0', "the second build did not use the prelude it made:\n%s", r.err);
+    expect_program_output(prog, "hello: 0 1 2 3 0 1 2 3\n");
+    slcc_v(args, &r, third, sizeof third);
+    cr_assert_eq(r.status, 0, "stderr:\n%s", r.err);
+    cr_assert(strstr(r.err, "precompiling") == NULL, "made again:\n%s", r.err);
+    cr_assert_str_eq(third, second);
+    expect_program_output(prog, "hello: 0 1 2 3 0 1 2 3\n");
+
+    /* Other flags, another prelude; SIMTLAB_SLCC_PCH=0, none. */
+    char *args3[] = {"-O1", "-DBLOCKS=3", INPUTS "hello.cu", "-o", (char *)prog, NULL};
+    char other[1024];
+    slcc_v(args3, &r, other, sizeof other);
+    slcc_v(args3, &r, other, sizeof other);
+    cr_assert_eq(r.status, 0, "stderr:\n%s", r.err);
+    cr_assert_neq(other[0], '\0', "stderr:\n%s", r.err);
+    cr_assert_str_neq(other, second, "-DBLOCKS=3 was given the prelude made without it");
+    expect_program_output(prog, "hello: 0 1 2 3 0 1 2 3 0 1 2 3\n");
+    setenv("SIMTLAB_SLCC_PCH", "0", 1);
+    slcc_v(args, &r, third, sizeof third);
+    cr_assert_eq(r.status, 0, "stderr:\n%s", r.err);
+    cr_assert_str_eq(third, "", "SIMTLAB_SLCC_PCH=0 used %s", third);
+}
+
+/* A user's header of the same name as one the prelude read (here
+ * <stdlib.h>, in an -I folder) is the one the build must see, as it would
+ * without a precompiled prelude: that build goes without it. */
+Test(slcc, a_users_header_that_shadows_one_of_the_preludes_is_not_hidden_by_the_precompiled_prelude,
+     .fini = remove_own_pch_dir)
+{
+    require_runtime();
+    own_pch_dir();
+    char *args[] = {"-O1", INPUTS "hello.cu", "-o", (char *)scratch_path("hello_pch"), NULL};
+    run_result r;
+    char prelude[1024];
+    slcc_v(args, &r, prelude, sizeof prelude);
+    slcc_v(args, &r, prelude, sizeof prelude);
+    cr_assert_neq(prelude[0], '\0', "no prelude was made:\n%s", r.err);
+
+    const char *dir = scratch_path("own_headers");
+    cr_assert_eq(mkdir(dir, 0755), 0, "mkdir %s: %s", dir, strerror(errno));
+    char header[512];
+    snprintf(header, sizeof header, "%s/stdlib.h", dir);
+    FILE *f = fopen(header, "w");
+    cr_assert_not_null(f);
+    fputs("#error \"the program's own stdlib.h\"\n", f);
+    fclose(f);
+    char *shadowed[] = {"-O1", "-I", (char *)dir, INPUTS "hello.cu", "-o", (char *)scratch_path("hello_pch"),
+                        NULL};
+    slcc_v(shadowed, &r, prelude, sizeof prelude);
+    cr_assert_neq(r.status, 0, "the build did not see the program's own stdlib.h");
+    cr_assert(strstr(r.err, "the program's own stdlib.h") != NULL, "stderr:\n%s", r.err);
+    cr_assert_str_eq(prelude, "", "a precompiled prelude hid the program's own stdlib.h");
+    unlink(header);
+    rmdir(dir);
+}
+
 /* ---- slrewrite as a program ----------------------------------------------------- */
 
 Test(slrewrite, writes_the_prologue_and_the_line_directive)

@@ -79,7 +79,7 @@ static void emit_prologue(const rw *r, strbuf *sb)
 {
     if (r->says_volatile || (r->inc && include_says_volatile(r->inc)))
         sb_puts(sb, SL_REWRITE_SAYS_VOLATILE);
-    sb_puts(sb, "#define SIMTLAB_EMU_KERNEL_TU 1\n#include <cuda_runtime.h>\n#include <simtlab_emu/host_fn.h>\n#line 1 \"");
+    sb_puts(sb, SL_REWRITE_PRELUDE "#line 1 \"");
     sb_put_escaped(sb, r->path, strlen(r->path));
     sb_puts(sb, "\"\n");
 }

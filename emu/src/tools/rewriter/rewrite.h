@@ -48,6 +48,13 @@ void sl_outbuf_free(sl_outbuf *out);
  * numbering. */
 #define SL_REWRITE_SAYS_VOLATILE "// slrewrite: the code says volatile (slcc builds it in lock step)\n"
 
+/* What every output starts with (after SL_REWRITE_SAYS_VOLATILE, where
+ * written), before the #line that returns to the input: the emulator's
+ * headers. slcc compiles this prelude once per set of flags into a
+ * precompiled header (tools/slcc/slcc_pch.c). */
+#define SL_REWRITE_PRELUDE \
+    "#define SIMTLAB_EMU_KERNEL_TU 1\n#include <cuda_runtime.h>\n#include <simtlab_emu/host_fn.h>\n"
+
 /* Rewrites `len` bytes of CUDA source `src`. `path` names the input in the
  * `#line` of the prologue and in messages (NULL: "<input>").
  * Returns 0 with the output in *out (any previous contents are freed), or -1

@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "rewrite.h" /* SL_REWRITE_SAYS_VOLATILE */
+#include "slcc_pch.h"
 
 #ifndef SLCC_REWRITER
 #error "SLCC_REWRITER (the slrewrite path) must be defined by the build"
@@ -801,6 +802,93 @@ static void push_rewriter_include_dirs(argvec *cmd, const options *o)
     av_push(cmd, SLCC_EMU_INCLUDE);
 }
 
+/* Every flag of a rewritten .cu's compile, before `-x c++ -c FILE -o OBJ`;
+ * with_user_dirs false leaves out the user's -I and -isystem and the .cu's
+ * directory (the precompiled prelude's flags, slcc_pch.c). */
+static void push_cu_flags(argvec *cmd, const options *o, const char *cpp, const char *dir, bool with_user_dirs)
+{
+    av_push(cmd, SLCC_CXX);
+    av_push(cmd, o->cxx_std ? o->cxx_std : "-std=gnu++17"); /* nvcc 13's default for .cu */
+    av_push(cmd, "-I"); /* before the user's -I: our cuda_runtime.h, not a toolkit's */
+    av_push(cmd, SLCC_EMU_INCLUDE);
+    push_nvcc_defaults(cmd);
+    push_left_out_libraries(cmd);
+    for (size_t k = 0; k < o->preproc.n; k++)
+        if (with_user_dirs || strncmp(o->preproc.v[k], "-D", 2) == 0 || strncmp(o->preproc.v[k], "-U", 2) == 0)
+            av_push(cmd, o->preproc.v[k]);
+    push_toolkit_guard(cmd);
+    /* The .cu's own "includes" were put in by the rewriter (a cycle's by
+     * full path); what is left from the .cu's directory (a name made by a
+     * macro) is found after the system directories, not before them as
+     * -iquote would: a quoted include inside a system header
+     * (<boost/config.hpp>'s "boost/config/platform/linux.hpp") must not
+     * find a program's own partial copy of that library beside the .cu. */
+    if (with_user_dirs) {
+        av_push(cmd, "-idirafter");
+        av_push(cmd, dir);
+    }
+    av_push_all(cmd, &o->codegen);
+    push_mode_flags(cmd, o, cpp);
+}
+
+/* The flags that the precompiled prelude (slcc_pch.c) knows how to key:
+ * -I, -isystem, -D and -U, and -O, -g, -W, -f and -m codegen flags; not
+ * -Wp, (preprocessor options) or -fplugin, nor anything -Xcompiler may
+ * have passed through (-include, -iquote, -nostdinc, --sysroot ...). */
+static bool pch_flags_ok(const options *o)
+{
+    for (size_t k = 0; k < o->preproc.n; k++) {
+        const char *a = o->preproc.v[k];
+        if (strcmp(a, "-I-") == 0 || (strncmp(a, "-I", 2) != 0 && strncmp(a, "-isystem", 8) != 0 &&
+                                       strncmp(a, "-D", 2) != 0 && strncmp(a, "-U", 2) != 0))
+            return false;
+    }
+    for (size_t k = 0; k < o->codegen.n; k++) {
+        const char *a = o->codegen.v[k];
+        const bool known = strncmp(a, "-O", 2) == 0 || strncmp(a, "-g", 2) == 0 || strncmp(a, "-W", 2) == 0 ||
+                           strncmp(a, "-f", 2) == 0 || strncmp(a, "-m", 2) == 0;
+        if (!known || strncmp(a, "-Wp,", 4) == 0 || strncmp(a, "-fplugin", 8) == 0 || strncmp(a, "-fpch", 5) == 0)
+            return false;
+    }
+    return true;
+}
+
+#ifndef SLCC_PCH_DIR
+#define SLCC_PCH_DIR "" /* none: no precompiled prelude */
+#endif
+
+/* The precompiled prelude for this compile (slcc_pch.c): true, with its
+ * path in `prelude`, where one can be used. They are kept in the build's
+ * folder, or in SIMTLAB_SLCC_PCH_DIR where set (the tests' own). */
+static bool precompiled_prelude(const options *o, const char *cpp, const char *dir, char *prelude, size_t cap)
+{
+    const char *cache = getenv("SIMTLAB_SLCC_PCH_DIR");
+    if (!cache || !cache[0])
+        cache = SLCC_PCH_DIR;
+    if (!cache[0] || !pch_flags_ok(o))
+        return false;
+    argvec flags = {0};
+    push_cu_flags(&flags, o, cpp, dir, false);
+    const char **dirs = calloc(o->preproc.n + 1, sizeof *dirs);
+    bool usable = false;
+    if (dirs && !flags.oom) {
+        size_t n = 0;
+        for (size_t k = 0; k < o->preproc.n; k++) {
+            const char *a = o->preproc.v[k];
+            if (strncmp(a, "-isystem", 8) == 0)
+                dirs[n++] = a + 8;
+            else if (strncmp(a, "-I", 2) == 0)
+                dirs[n++] = a + 2;
+        }
+        dirs[n++] = dir;
+        const slcc_pch_request req = {cache, cpp, flags.v, dirs, n, o->verbose};
+        usable = slcc_pch_prelude(&req, prelude, cap);
+    }
+    free(dirs);
+    av_free(&flags);
+    return usable;
+}
+
 /* file.cu -> slrewrite -> C++ -> object. */
 static int compile_cu(const options *o, workdir *w, size_t index, const char *cu, const char *obj)
 {
@@ -822,24 +910,12 @@ static int compile_cu(const options *o, workdir *w, size_t index, const char *cu
 
     char dir[4096];
     dir_of(cu, dir, sizeof dir);
-    av_push(&cmd, SLCC_CXX);
-    av_push(&cmd, o->cxx_std ? o->cxx_std : "-std=gnu++17"); /* nvcc 13's default for .cu */
-    av_push(&cmd, "-I"); /* before the user's -I: our cuda_runtime.h, not a toolkit's */
-    av_push(&cmd, SLCC_EMU_INCLUDE);
-    push_nvcc_defaults(&cmd);
-    push_left_out_libraries(&cmd);
-    av_push_all(&cmd, &o->preproc);
-    push_toolkit_guard(&cmd);
-    /* The .cu's own "includes" were put in by the rewriter (a cycle's by
-     * full path); what is left from the .cu's directory (a name made by a
-     * macro) is found after the system directories, not before them as
-     * -iquote would: a quoted include inside a system header
-     * (<boost/config.hpp>'s "boost/config/platform/linux.hpp") must not
-     * find a program's own partial copy of that library beside the .cu. */
-    av_push(&cmd, "-idirafter");
-    av_push(&cmd, dir);
-    av_push_all(&cmd, &o->codegen);
-    push_mode_flags(&cmd, o, cpp);
+    push_cu_flags(&cmd, o, cpp, dir, true);
+    char prelude[4096];
+    if (precompiled_prelude(o, cpp, dir, prelude, sizeof prelude)) {
+        av_push(&cmd, "-include");
+        av_push(&cmd, prelude);
+    }
     av_push(&cmd, "-x");
     av_push(&cmd, "c++");
     av_push(&cmd, "-c");

@@ -393,7 +393,23 @@ static void slcc_v(char *const args[], run_result *r, char *prelude, size_t cap)
     }
 }
 
-Test(slcc, the_second_build_with_the_same_flags_makes_the_precompiled_prelude_and_later_ones_use_it,
+/* Three builds with these flags: the precompiled prelude's own, made by
+ * the third; its path in `prelude`. */
+static void make_prelude(char *const args[], char *prelude, size_t cap)
+{
+    run_result r;
+    for (int k = 1; k <= 3; k++) {
+        slcc_v(args, &r, prelude, cap);
+        cr_assert_eq(r.status, 0, "stderr:\n%s", r.err);
+        if (k < 3)
+            cr_assert_str_eq(prelude, "", "build %d with these flags used a prelude:\n%s", k, r.err);
+    }
+    cr_assert(strstr(r.err, "slcc: precompiling the emulator's headers") != NULL, "stderr:\n%s", r.err);
+    cr_assert_neq(prelude[0], '\0', "the third build did not use the prelude it made:\n%s", r.err);
+}
+
+/* One test, so that its steps share the prelude it makes (about 2 CPU-s). */
+Test(slcc, the_third_build_makes_the_precompiled_prelude_for_later_ones_with_the_same_flags_and_no_shadowing_header,
      .fini = remove_own_pch_dir)
 {
     require_runtime();
@@ -401,52 +417,25 @@ Test(slcc, the_second_build_with_the_same_flags_makes_the_precompiled_prelude_an
     const char *prog = scratch_path("hello_pch");
     char *args[] = {"-O1", INPUTS "hello.cu", "-o", (char *)prog, NULL};
     run_result r;
-    char first[1024], second[1024], third[1024];
-    slcc_v(args, &r, first, sizeof first);
-    cr_assert_eq(r.status, 0, "stderr:\n%s", r.err);
-    cr_assert_str_eq(first, "", "the first build with these flags used a prelude:\n%s", r.err);
+    char made[1024], prelude[1024];
+    make_prelude(args, made, sizeof made);
     expect_program_output(prog, "hello: 0 1 2 3 0 1 2 3\n");
-    slcc_v(args, &r, second, sizeof second);
-    cr_assert_eq(r.status, 0, "stderr:\n%s", r.err);
-    cr_assert(strstr(r.err, "slcc: precompiling the emulator's headers") != NULL, "stderr:\n%s", r.err);
-    cr_assert_neq(second[0], '\0', "the second build did not use the prelude it made:\n%s", r.err);
-    expect_program_output(prog, "hello: 0 1 2 3 0 1 2 3\n");
-    slcc_v(args, &r, third, sizeof third);
+    slcc_v(args, &r, prelude, sizeof prelude);
     cr_assert_eq(r.status, 0, "stderr:\n%s", r.err);
     cr_assert(strstr(r.err, "precompiling") == NULL, "made again:\n%s", r.err);
-    cr_assert_str_eq(third, second);
+    cr_assert_str_eq(prelude, made);
     expect_program_output(prog, "hello: 0 1 2 3 0 1 2 3\n");
 
-    /* Other flags, another prelude; SIMTLAB_SLCC_PCH=0, none. */
-    char *args3[] = {"-O1", "-DBLOCKS=3", INPUTS "hello.cu", "-o", (char *)prog, NULL};
-    char other[1024];
-    slcc_v(args3, &r, other, sizeof other);
-    slcc_v(args3, &r, other, sizeof other);
+    /* Other flags are another key: not this prelude. */
+    char *other[] = {"-O1", "-DBLOCKS=3", INPUTS "hello.cu", "-o", (char *)prog, NULL};
+    slcc_v(other, &r, prelude, sizeof prelude);
     cr_assert_eq(r.status, 0, "stderr:\n%s", r.err);
-    cr_assert_neq(other[0], '\0', "stderr:\n%s", r.err);
-    cr_assert_str_neq(other, second, "-DBLOCKS=3 was given the prelude made without it");
+    cr_assert_str_eq(prelude, "", "-DBLOCKS=3 was given the prelude made without it");
     expect_program_output(prog, "hello: 0 1 2 3 0 1 2 3 0 1 2 3\n");
-    setenv("SIMTLAB_SLCC_PCH", "0", 1);
-    slcc_v(args, &r, third, sizeof third);
-    cr_assert_eq(r.status, 0, "stderr:\n%s", r.err);
-    cr_assert_str_eq(third, "", "SIMTLAB_SLCC_PCH=0 used %s", third);
-}
 
-/* A user's header of the same name as one the prelude read (here
- * <stdlib.h>, in an -I folder) is the one the build must see, as it would
- * without a precompiled prelude: that build goes without it. */
-Test(slcc, a_users_header_that_shadows_one_of_the_preludes_is_not_hidden_by_the_precompiled_prelude,
-     .fini = remove_own_pch_dir)
-{
-    require_runtime();
-    own_pch_dir();
-    char *args[] = {"-O1", INPUTS "hello.cu", "-o", (char *)scratch_path("hello_pch"), NULL};
-    run_result r;
-    char prelude[1024];
-    slcc_v(args, &r, prelude, sizeof prelude);
-    slcc_v(args, &r, prelude, sizeof prelude);
-    cr_assert_neq(prelude[0], '\0', "no prelude was made:\n%s", r.err);
-
+    /* A user's header of the same name as one the prelude read (here
+     * <stdlib.h>, in an -I folder, then in a CPATH folder) is the one the
+     * build must see, as it would without a precompiled prelude. */
     const char *dir = scratch_path("own_headers");
     cr_assert_eq(mkdir(dir, 0755), 0, "mkdir %s: %s", dir, strerror(errno));
     char header[512];
@@ -455,14 +444,25 @@ Test(slcc, a_users_header_that_shadows_one_of_the_preludes_is_not_hidden_by_the_
     cr_assert_not_null(f);
     fputs("#error \"the program's own stdlib.h\"\n", f);
     fclose(f);
-    char *shadowed[] = {"-O1", "-I", (char *)dir, INPUTS "hello.cu", "-o", (char *)scratch_path("hello_pch"),
-                        NULL};
+    char *shadowed[] = {"-O1", "-I", (char *)dir, INPUTS "hello.cu", "-o", (char *)prog, NULL};
     slcc_v(shadowed, &r, prelude, sizeof prelude);
     cr_assert_neq(r.status, 0, "the build did not see the program's own stdlib.h");
     cr_assert(strstr(r.err, "the program's own stdlib.h") != NULL, "stderr:\n%s", r.err);
     cr_assert_str_eq(prelude, "", "a precompiled prelude hid the program's own stdlib.h");
+    setenv("CPATH", dir, 1);
+    slcc_v(args, &r, prelude, sizeof prelude);
+    unsetenv("CPATH");
+    cr_assert_neq(r.status, 0, "the build did not see CPATH's stdlib.h");
+    cr_assert(strstr(r.err, "the program's own stdlib.h") != NULL, "stderr:\n%s", r.err);
+    cr_assert_str_eq(prelude, "", "a precompiled prelude hid CPATH's stdlib.h");
     unlink(header);
     rmdir(dir);
+
+    /* SIMTLAB_SLCC_PCH=0: none. */
+    setenv("SIMTLAB_SLCC_PCH", "0", 1);
+    slcc_v(args, &r, prelude, sizeof prelude);
+    cr_assert_eq(r.status, 0, "stderr:\n%s", r.err);
+    cr_assert_str_eq(prelude, "", "SIMTLAB_SLCC_PCH=0 used %s", prelude);
 }
 
 /* ---- slrewrite as a program ----------------------------------------------------- */

@@ -867,24 +867,43 @@ static bool precompiled_prelude(const options *o, const char *cpp, const char *d
         cache = SLCC_PCH_DIR;
     if (!cache[0] || !pch_flags_ok(o))
         return false;
-    argvec flags = {0};
+    argvec flags = {0}, dirs = {0};
     push_cu_flags(&flags, o, cpp, dir, false);
-    const char **dirs = calloc(o->preproc.n + 1, sizeof *dirs);
-    bool usable = false;
-    if (dirs && !flags.oom) {
-        size_t n = 0;
-        for (size_t k = 0; k < o->preproc.n; k++) {
-            const char *a = o->preproc.v[k];
-            if (strncmp(a, "-isystem", 8) == 0)
-                dirs[n++] = a + 8;
-            else if (strncmp(a, "-I", 2) == 0)
-                dirs[n++] = a + 2;
+    bool sysroot_relative = false; /* -I=DIR, -isystem=DIR */
+    for (size_t k = 0; k < o->preproc.n; k++) {
+        const char *a = o->preproc.v[k];
+        const char *d = strncmp(a, "-isystem", 8) == 0 ? a + 8 : strncmp(a, "-I", 2) == 0 ? a + 2 : NULL;
+        if (d) {
+            sysroot_relative |= d[0] == '=';
+            av_push(&dirs, d);
         }
-        dirs[n++] = dir;
-        const slcc_pch_request req = {cache, cpp, flags.v, dirs, n, o->verbose};
+    }
+    /* CPATH and CPLUS_INCLUDE_PATH add directories as -I does (an empty
+     * element: the working directory) */
+    static const char *const path_vars[] = {"CPATH", "CPLUS_INCLUDE_PATH"};
+    for (size_t k = 0; k < sizeof path_vars / sizeof path_vars[0]; k++) {
+        const char *v = getenv(path_vars[k]);
+        for (const char *p = v; p && *p != '\0';) {
+            char one[4096];
+            size_t n = strcspn(p, ":");
+            snprintf(one, sizeof one, "%.*s", (int)(n < sizeof one ? n : sizeof one - 1), n ? p : ".");
+            av_push(&dirs, one);
+            p += n + (p[n] == ':');
+        }
+    }
+    av_push(&dirs, dir);
+    const char *own[] = {SLCC_EMU_INCLUDE, SLCC_TOOLKIT_GUARD,
+#ifdef SLCC_THRUST_SHIM
+                         SLCC_THRUST_SHIM
+#endif
+    };
+    bool usable = false;
+    if (!flags.oom && !dirs.oom && !sysroot_relative) {
+        const slcc_pch_request req = {cache, cpp, flags.v, (const char *const *)dirs.v, dirs.n, own,
+                                      sizeof own / sizeof own[0], o->verbose};
         usable = slcc_pch_prelude(&req, prelude, cap);
     }
-    free(dirs);
+    av_free(&dirs);
     av_free(&flags);
     return usable;
 }

@@ -14,13 +14,15 @@
  * this holds:
  *   - the key: every flag of the compile but the user's include
  *     directories (compiler, -std, -D and -U in order, the emulator's and the
- *     guard's directories, -O, -g, -f, the build mode's flags) and the
- *     environment variables that add include directories, with the prelude's
- *     text; the entry holds the whole key, compared byte for byte;
+ *     guard's directories, -O, -g, -f, the build mode's flags), the
+ *     variables GCC_EXEC_PREFIX and COMPILER_PATH, and the prelude's text;
+ *     the entry holds the whole key, compared byte for byte;
  *   - every header the prelude read (GCC's dependency list) still has the
- *     modification time and size it had; otherwise it is made again;
- *   - nothing in the user's -I, -isystem or the .cu's own directory could
- *     shadow one of those headers (a file at any trailing part of a header's
+ *     modification time and size it had, and so has every folder under
+ *     slcc's own include directories (a header added there); otherwise it
+ *     is made again;
+ *   - nothing in the user's -I, -isystem, CPATH or the .cu's own directory
+ *     could shadow one of those headers (a file at any trailing part of a header's
  *     path, e.g. DIR/stdio.h or DIR/bits/stl_vector.h) or answer a
  *     __has_include the headers asked; otherwise this build goes without.
  * slcc.c passes only the flags it knows to be safe (slcc.c, pch_flags_ok).
@@ -52,6 +54,10 @@
 
 #define PCH_FORMAT "slcc-pch 1"
 #define PATH_CAP 4096
+/* Making one costs about 2 CPU-s, 4 small compiles' worth of what it saves:
+ * it is made by the third build with a set of flags, so that a set used
+ * once or twice (a test's -DCASE=N) costs nothing more. */
+#define MADE_AT 3
 /* A generation that `current` no longer names is removed this long after it
  * was made (a build still reading it has long finished). */
 #define OLD_GENERATION_S 600
@@ -136,8 +142,8 @@ static bool write_atomically(const char *path, const text *t)
 /* Every flag, the variables that add include directories, and the prelude. */
 static void key_text(const slcc_pch_request *req, text *key)
 {
-    static const char *const vars[] = {"CPATH", "CPLUS_INCLUDE_PATH", "C_INCLUDE_PATH", "GCC_EXEC_PREFIX",
-                                       "COMPILER_PATH", "SOURCE_DATE_EPOCH"};
+    /* (CPATH's and CPLUS_INCLUDE_PATH's folders are the user's, checked as -I's are) */
+    static const char *const vars[] = {"GCC_EXEC_PREFIX", "COMPILER_PATH", "SOURCE_DATE_EPOCH"};
     t_puts(key, PCH_FORMAT "\n");
     for (size_t k = 0; req->flags[k]; k++) {
         t_puts(key, "flag ");
@@ -333,6 +339,10 @@ static entry_state check_current(const slcc_pch_request *req, const char *entry,
                 st.st_size != size)
                 goto done;
             shadow = shadow || shadowed(req, p + used);
+        } else if (sscanf(p, "dir %lld %ld %n", &sec, &nsec, &used) == 2 && used > 0) {
+            struct stat st;
+            if (lstat(p + used, &st) != 0 || st.st_mtim.tv_sec != sec || st.st_mtim.tv_nsec != nsec)
+                goto done;
         } else if (strncmp(p, "probe ", 6) == 0) {
             for (size_t k = 0; k < req->n_user_dirs && !shadow; k++)
                 shadow = exists(req->user_dirs[k], p + 6);
@@ -381,6 +391,33 @@ static void remove_old_generations(const char *entry, const char *keep)
         struct stat st;
         if (stat(path, &st) == 0 && S_ISDIR(st.st_mode) && now - st.st_mtime > OLD_GENERATION_S)
             remove_generation(path);
+    }
+    closedir(d);
+}
+
+/* "dir SEC NSEC PATH" for `path` and every folder under it (links not
+ * followed): a file added to or removed from any of them changes one. */
+static void record_dirs(const char *path, int depth, text *out)
+{
+    struct stat st;
+    if (depth > 16 || lstat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+        return;
+    t_printf(out, "dir %lld %ld %s\n", (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec, path);
+    DIR *d = opendir(path);
+    if (!d) {
+        out->oom = true; /* cannot be checked: no entry */
+        return;
+    }
+    struct dirent *e;
+    char inner[PATH_CAP];
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        if (snprintf(inner, sizeof inner, "%s/%s", path, e->d_name) >= (int)sizeof inner) {
+            out->oom = true;
+            break;
+        }
+        record_dirs(inner, depth + 1, out);
     }
     closedir(d);
 }
@@ -452,6 +489,8 @@ static bool make_generation(const slcc_pch_request *req, const char *entry, cons
     t_put(&cur, key->s, key->n);
     t_printf(&cur, "gen %s\n", gen);
     ok = ok && record_deps(deps, entry, &cur);
+    for (size_t k = 0; ok && k < req->n_own_dirs; k++)
+        record_dirs(req->own_dirs[k], 0, &cur);
     char current[PATH_CAP + 16];
     snprintf(current, sizeof current, "%s/current", entry);
     ok = ok && !cur.oom && write_atomically(current, &cur);
@@ -478,6 +517,24 @@ static bool mkdirs(const char *path)
     return mkdir(p, 0755) == 0 || errno == EEXIST;
 }
 
+/* Counts this build among those with the entry's flags (a byte each in
+ * `seen`); returns how many there have been, this one included (0 if the
+ * folder cannot be written). */
+static long long sightings(const char *entry)
+{
+    char seen[PATH_CAP + 16];
+    snprintf(seen, sizeof seen, "%s/seen", entry);
+    if (!mkdirs(entry))
+        return 0;
+    int fd = open(seen, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return 0;
+    struct stat st;
+    const bool ok = write(fd, ".", 1) == 1 && fstat(fd, &st) == 0;
+    close(fd);
+    return ok ? (long long)st.st_size : 0;
+}
+
 bool slcc_pch_prelude(const slcc_pch_request *req, char *prelude, size_t cap)
 {
     const char *off = getenv("SIMTLAB_SLCC_PCH");
@@ -493,19 +550,13 @@ bool slcc_pch_prelude(const slcc_pch_request *req, char *prelude, size_t cap)
     char entry[PATH_CAP], gen[256] = "";
     snprintf(entry, sizeof entry, "%s/%016llx", req->cache_dir, (unsigned long long)fnv1a(key.s, key.n));
     entry_state state = check_current(req, entry, &key, gen, sizeof gen);
-    if (state == ENTRY_MISSING || state == ENTRY_STALE) {
-        /* the first build with these flags leaves a mark; the second makes it */
-        char seen[PATH_CAP + 16];
-        snprintf(seen, sizeof seen, "%s/seen", entry);
-        if (state == ENTRY_MISSING && access(seen, F_OK) != 0) {
-            if (mkdirs(entry)) {
-                int fd = open(seen, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-                if (fd >= 0)
-                    close(fd);
-            }
-        } else if (make_generation(req, entry, &key, gen, sizeof gen)) {
+    /* made by the MADE_AT-th build with these flags (those before it leave
+     * a mark; those while it is being made go without), and again when its
+     * headers have changed; tried again every 16th build if it failed */
+    long long seen = state == ENTRY_MISSING ? sightings(entry) : 0;
+    if (seen == MADE_AT || (seen > MADE_AT && seen % 16 == 0) || state == ENTRY_STALE) {
+        if (make_generation(req, entry, &key, gen, sizeof gen))
             state = check_current(req, entry, &key, gen, sizeof gen);
-        }
     }
     free(key.s);
     if (state != ENTRY_USABLE)

@@ -12,17 +12,19 @@ typedef struct slcc_pch_request {
     const char *cpp;          /* the rewritten .cu about to be compiled */
     char *const *flags;       /* NULL-terminated: the compiler, then every flag of the compile
                                * except the user's include directories, the input and the output */
-    const char *const *user_dirs; /* the user's -I and -isystem directories and the .cu's own */
+    const char *const *user_dirs; /* the user's -I and -isystem directories, CPATH's, and the .cu's own */
     size_t n_user_dirs;
+    const char *const *own_dirs; /* slcc's include directories (the emulator's headers, the guard) */
+    size_t n_own_dirs;
     bool verbose;             /* slcc -v: print the command that makes one */
 } slcc_pch_request;
 
 /* Returns true, with the prelude's path in `prelude` (to pass as -include),
  * when a precompiled prelude for exactly these flags is there and still
  * matches every header it was made from, and no file in a user directory
- * could take the place of one of those headers. It is made here on the
- * second build with a set of flags (a set used once costs nothing more);
- * the first only leaves a mark. False, and nothing to add, otherwise: the
+ * could take the place of one of those headers. It is made here by the
+ * third build with a set of flags (a set used once or twice costs nothing
+ * more); the first two only leave a mark. False, and nothing to add, otherwise: the
  * compile goes on as without it. */
 bool slcc_pch_prelude(const slcc_pch_request *req, char *prelude, size_t cap);
 

@@ -339,17 +339,23 @@ SIMTLAB_EMU_ALWAYS_INLINE inline void save_origin(const fctx::transfer_t &t)
         *static_cast<fctx::fcontext_t *>(t.data) = t.fctx;
 }
 
+/* Switches to `target`, saving the caller's context at `slot`, and returns
+ * when something switches back. */
+SIMTLAB_EMU_ALWAYS_INLINE inline void jump_saving(void *target, fctx::fcontext_t *slot)
+{
+#if SIMTLAB_EMU_FIBER_SAVES_ORIGIN
+    (void)fctx::jump_fcontext(target, slot);
+#else
+    save_origin(fctx::jump_fcontext(target, slot));
+#endif
+}
+
 /* Switches from thread `tid` to `target` (nullptr: tid goes on) and, once
  * tid runs again, makes it the running thread. */
 SIMTLAB_EMU_ALWAYS_INLINE inline void switch_from(worker_hot *w, block_hot &b, unsigned tid, void *target)
 {
-    if (target) {
-#if SIMTLAB_EMU_FIBER_SAVES_ORIGIN
-        (void)fctx::jump_fcontext(target, &b.recs[tid].ctx);
-#else
-        save_origin(fctx::jump_fcontext(target, &b.recs[tid].ctx));
-#endif
-    }
+    if (target)
+        jump_saving(target, &b.recs[tid].ctx);
     w->cur_tid = tid;
     thread_idx_padded = b.recs[tid].idx;
 }
@@ -457,18 +463,14 @@ SIMTLAB_EMU_ALWAYS_INLINE inline int sync_block(sync_mode mode, int predicate, h
         b.barrier_count += predicate != 0;
     b.barrier_waiters[pos] = tid;
     if (__builtin_expect(b.ready_count != 0, 1)) {
-        /* a parked thread: its context is never null, no test */
-        /* Its own record, not the block, is what the thread keeps across
-         * the switch: one register fewer taken from the kernel's values.
-         * (Reading the worker again after the switch instead of keeping it
-         * saves instructions too, but ran the tree reduction 38% slower.) */
+        /* switch_from without its null test: a parked thread's context is
+         * never null. The thread keeps its own record, not the block,
+         * across the switch: one register fewer taken from the kernel's
+         * values. (Reading the worker again after the switch instead of
+         * keeping it saves instructions too, but ran the tree reduction
+         * 38% slower.) */
         detail::thread_rec *const me = &b.recs[tid];
-        void *const next = b.recs[detail::take_ready(b)].ctx;
-#if SIMTLAB_EMU_FIBER_SAVES_ORIGIN
-        (void)fctx::jump_fcontext(next, &me->ctx);
-#else
-        detail::save_origin(fctx::jump_fcontext(next, &me->ctx));
-#endif
+        detail::jump_saving(b.recs[detail::take_ready(b)].ctx, &me->ctx);
         w->cur_tid = tid;
         thread_idx_padded = me->idx;
     } else {

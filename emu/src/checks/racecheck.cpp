@@ -73,7 +73,6 @@ struct state {
     /* Loads of one thread at most (access settles the others' first), so
      * an access by that same thread has nothing to settle. */
     std::vector<pending_read> pending;
-    unsigned pending_tid = 0; /* whose they are, when there are any */
     std::vector<word_state> words;
     /* Per thread: its view of its warp's clocks, valid when stamp == interval. */
     std::uint32_t clocks[engine::max_block_threads][engine::warp_size];
@@ -410,7 +409,7 @@ void access(const profile::shared_access &a)
      * thread's loads pending in one basic block (64 in a 32-wide matrix
      * tile), and scanning them at each of its accesses made the checked
      * build of a tiled matrix product some 170x slower than --fast. */
-    if (!s.pending.empty() && s.pending_tid != a.tid)
+    if (!s.pending.empty() && s.pending.front().tid != a.tid)
         settle(s, a.tid);
     check_and_record(s, a);
     /* A file whose every store calls a hook (access_exact) needs no pending
@@ -427,7 +426,6 @@ void access(const profile::shared_access &a)
         p.size = a.size;
         p.tid = a.tid;
         std::memcpy(p.bytes, reinterpret_cast<const void *>(a.addr), a.size);
-        s.pending_tid = a.tid;
         profile::settle_at_next_block();
     }
 }

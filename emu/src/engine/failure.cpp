@@ -146,9 +146,9 @@ __attribute__((noinline, cold)) void fail_synccheck(worker *w)
 } /* namespace engine */
 
 /* A round's first arrival, or one whose call site may differ from the
- * round's first: the fast path compared pointers, this compares the file names too (and the
- * variant), and from the first real difference on records every waiter's
- * site for the diagnostic. */
+ * round's first: the fast path compared pointers, this compares the file
+ * names too (and the variant), and from the first real difference on
+ * records every waiter's site for the diagnostic. */
 void detail::note_barrier_site(block_hot &hot, unsigned pos, here where, sync_mode mode)
 {
     using namespace engine;

@@ -55,10 +55,10 @@ static int span_order(const void *a, const void *b)
     return x->close > y->close ? -1 : x->close < y->close; /* outer first */
 }
 
-/* An integer literal's value, as far as a loop needs it: 0 for zero, 1 for
- * a positive value, -1 when token t is no integer literal (`0`, `4u`,
+/* An integer literal's value, as far as a loop needs it: 0, 1, or 2 for
+ * every value from 2 up; -1 when token t is no integer literal (`0`, `4u`,
  * `0x10`, `1'000UL`). */
-static int integer_literal_sign(const rw *r, size_t t)
+static int integer_literal_value(const rw *r, size_t t)
 {
     if (r->toks[t].kind != TK_NUMBER)
         return -1;
@@ -66,45 +66,32 @@ static int integer_literal_sign(const rw *r, size_t t)
     const size_t n = tok_len(r, t);
     const bool hex = n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
     size_t k = hex ? 2 : 0;
-    bool nonzero = false;
+    unsigned value = 0; /* saturates at 2 (an octal literal counts as decimal: the same below 2) */
     for (; k < n; k++) {
         const char c = s[k];
+        unsigned digit;
         if (c == '\'')
             continue;
         if (c >= '0' && c <= '9')
-            nonzero |= c != '0';
+            digit = (unsigned)(c - '0');
         else if (hex && ((c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')))
-            nonzero = true;
+            digit = (unsigned)(10 + ((c | 0x20) - 'a'));
         else
             break;
+        value = value * (hex ? 16 : 10) + digit;
+        if (value > 2)
+            value = 2;
     }
     for (; k < n; k++)
         if (!strchr("uUlL", s[k]))
             return -1;
-    return nonzero ? 1 : 0;
-}
-
-/* A decimal or hex integer literal's value, as far as a step needs it: -1
- * when token t is no integer literal, 2 for every value from 2 up (a step
- * of 2 or more is all that counted_for asks). */
-static int integer_literal_small(const rw *r, size_t t)
-{
-    const int sign = integer_literal_sign(r, t);
-    if (sign <= 0)
-        return sign;
-    const char *s = tok_text(r, t);
-    const size_t n = tok_len(r, t);
-    size_t k = n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 2 : 0;
-    while (k < n && (s[k] == '0' || s[k] == '\''))
-        k++;
-    /* the first nonzero digit: a value of exactly 1 is `1` with a suffix */
-    return s[k] == '1' && (k + 1 == n || strchr("uUlL", s[k + 1])) ? 1 : 2;
+    return (int)value;
 }
 
 /* A condition that is a constant false: `0`, `0u`, `0L`, `false`. */
 static bool never_true(const rw *r, size_t lparen, size_t rparen)
 {
-    return rparen == lparen + 2 && (tok_is(r, lparen + 1, "false") || integer_literal_sign(r, lparen + 1) == 0);
+    return rparen == lparen + 2 && (tok_is(r, lparen + 1, "false") || integer_literal_value(r, lparen + 1) == 0);
 }
 
 /* The `;` of a for loop's head (lp, rp) outside brackets: how many (0 in a
@@ -184,6 +171,35 @@ static size_t statement_end(const rw *r, size_t s, size_t to)
     return 0;
 }
 
+/* The halving and doubling shapes (counted_for below): condition `v OP
+ * bound` at tokens c..semi[1], step at inc..rp. */
+static bool geometric_step(const rw *r, size_t lp, size_t c, size_t bound, const size_t semi[2], size_t inc,
+                           size_t rp, bool up)
+{
+    const size_t len = rp - inc;
+    if (!same_name(r, inc, c))
+        return false;
+    const char shift = up ? '<' : '>';
+    bool ok = false;
+    if (len == 5 && op2(r, inc + 1, shift, shift) && adjacent(r, inc + 2) && is_punct(r, inc + 3, '='))
+        ok = integer_literal_value(r, inc + 4) >= 1; /* v >>= 1, v <<= 2 */
+    else if (len == 4 && op2(r, inc + 1, up ? '*' : '/', '='))
+        ok = integer_literal_value(r, inc + 3) == 2; /* v /= 2, v *= 4 */
+    if (!ok)
+        return false;
+    if (up) { /* the head sets v to a positive literal last: `T v = 1;` */
+        const size_t lit = semi[0] - 1;
+        return lit >= lp + 3 && integer_literal_value(r, lit) > 0 && is_punct(r, lit - 1, '=') &&
+               same_name(r, lit - 2, c);
+    }
+    if (bound == c + 3) /* v >= L: only a literal L > 0 keeps v = 0 out */
+        return bound + 1 == semi[1] && integer_literal_value(r, bound) > 0;
+    for (size_t i = bound; i < semi[1]; i++)
+        if (is_punct(r, i, '-') || is_punct(r, i, '~'))
+            return false;
+    return true;
+}
+
 /* `for (init; v < bound; ++v) body` and its like: the variable only goes
  * towards its bound, one literal step at a time (`++v`, `v++`, `v += 4`;
  * `--v` and `v -= 1` with `>` or `>=`), and the body changes neither it
@@ -200,35 +216,6 @@ static size_t statement_end(const rw *r, size_t s, size_t to)
  *   value), which ends the loop unless the bound is negative at run time;
  *   `v < b; v <<= k` or `v *= k` (k >= 2) where the head starts v at a
  *   literal above 0 (`v = 0` would stay 0 for ever). */
-/* The halving and doubling shapes (counted_for above): condition `v OP
- * bound` at tokens c..semi[1], step at inc..rp. */
-static bool geometric_step(const rw *r, size_t lp, size_t c, size_t bound, const size_t semi[2], size_t inc,
-                           size_t rp, bool up)
-{
-    const size_t len = rp - inc;
-    if (!same_name(r, inc, c))
-        return false;
-    const char shift = up ? '<' : '>';
-    bool ok = false;
-    if (len == 5 && op2(r, inc + 1, shift, shift) && adjacent(r, inc + 2) && is_punct(r, inc + 3, '='))
-        ok = integer_literal_small(r, inc + 4) >= 1; /* v >>= 1, v <<= 2 */
-    else if (len == 4 && op2(r, inc + 1, up ? '*' : '/', '='))
-        ok = integer_literal_small(r, inc + 3) == 2; /* v /= 2, v *= 4 */
-    if (!ok)
-        return false;
-    if (up) { /* the head sets v to a positive literal last: `T v = 1;` */
-        const size_t lit = semi[0] - 1;
-        return lit >= lp + 3 && integer_literal_sign(r, lit) > 0 && is_punct(r, lit - 1, '=') &&
-               same_name(r, lit - 2, c);
-    }
-    if (bound == c + 3) /* v >= L: only a literal L > 0 keeps v = 0 out */
-        return bound + 1 == semi[1] && integer_literal_sign(r, bound) > 0;
-    for (size_t i = bound; i < semi[1]; i++)
-        if (is_punct(r, i, '-') || is_punct(r, i, '~'))
-            return false;
-    return true;
-}
-
 static bool counted_for(const rw *r, size_t lp, size_t rp, size_t to)
 {
     size_t semi[2];
@@ -258,7 +245,7 @@ static bool counted_for(const rw *r, size_t lp, size_t rp, size_t to)
         step = true; /* ++v */
     else if (len == 3 && same_name(r, inc, c) && op2(r, inc + 1, sign, sign))
         step = true; /* v++ */
-    else if (len == 4 && same_name(r, inc, c) && op2(r, inc + 1, sign, '=') && integer_literal_sign(r, inc + 3) > 0)
+    else if (len == 4 && same_name(r, inc, c) && op2(r, inc + 1, sign, '=') && integer_literal_value(r, inc + 3) > 0)
         step = true; /* v += 4 */
     if (!step)
         step = geometric_step(r, lp, c, bound, semi, inc, rp, up);

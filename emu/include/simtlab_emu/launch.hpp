@@ -29,9 +29,53 @@ namespace simtlab_emu {
 
 namespace detail {
 
+/* A launch's argument values, one base class per parameter: a flat pack
+ * (std::tuple nests one level per element, and a program's compile time
+ * grew by a tenth of a second for each kernel's list of parameter types
+ * with it). A slot of a reference parameter (`k(Data &d)`, which CUDA
+ * passes as the object's address) holds the reference. Each slot is
+ * direct-initialised from its argument, as a parameter is. */
+template <std::size_t I, class T>
+struct arg_slot {
+    T value;
+
+    template <class A>
+    explicit arg_slot(std::in_place_t, A &&a) : value(std::forward<A>(a))
+    {
+    }
+};
+template <class Seq, class... P>
+struct arg_pack;
+template <std::size_t... I, class... P>
+struct arg_pack<std::index_sequence<I...>, P...> : arg_slot<I, P>... {
+    template <class... A>
+    explicit arg_pack(std::in_place_t, A &&...a) : arg_slot<I, P>(std::in_place, std::forward<A>(a))...
+    {
+    }
+
+    /* k(the values): by-value parameters get copies, reference ones the
+     * objects referred to. */
+    template <class K>
+    void call(K k) const
+    {
+        k(static_cast<P>(static_cast<const arg_slot<I, P> &>(*this).value)...);
+    }
+    /* The same with the kernel named at compile time (a direct call). */
+    template <auto F>
+    void call_known() const
+    {
+        F(static_cast<P>(static_cast<const arg_slot<I, P> &>(*this).value)...);
+    }
+    /* The address of each value (of the object, for a reference). */
+    void addresses(void **out)
+    {
+        ((out[I] = const_cast<void *>(static_cast<const void *>(&static_cast<arg_slot<I, P> &>(*this).value))), ...);
+    }
+};
+
 /* One launch's kernel and argument values. Every CUDA thread calls the
- * kernel with its own copies (std::apply passes the stored values to
- * by-value parameters), so a thread that modifies a parameter modifies
+ * kernel with its own copies (by-value parameters are initialised from
+ * the stored values), so a thread that modifies a parameter modifies
  * only its own, as on a GPU. The engine may run threads on several OS
  * threads at once; they only read this. */
 /* Every CUDA thread of the grid reads this (every worker, for every thread
@@ -41,13 +85,21 @@ namespace detail {
  * workers, alternating runs: 10.6-10.8 ms unaligned, 10.35-10.4 aligned). */
 template <class... P>
 struct alignas(64) kernel_call {
+    using args_t = arg_pack<std::index_sequence_for<P...>, P...>;
+
     void (*kernel)(P...);
-    std::tuple<P...> args;
+    args_t args;
+
+    template <class... A>
+    explicit kernel_call(void (*k)(P...), std::in_place_t, A &&...a) : kernel(k), args(std::in_place, std::forward<A>(a)...)
+    {
+    }
+    kernel_call(const kernel_call &) = default;
 
     static void run_one_thread(void *self)
     {
         const kernel_call *call = static_cast<const kernel_call *>(self);
-        std::apply(call->kernel, call->args);
+        call->args.call(call->kernel);
 #if defined(SIMTLAB_EMU_PROFILE_BUILD) && SIMTLAB_EMU_PROFILE_BUILD > 0 /* the counters' */
         profile_thread_exit(); /* what runs after this is not the kernel's */
 #endif
@@ -63,12 +115,61 @@ struct alignas(64) kernel_call {
         const kernel_call *call = static_cast<const kernel_call *>(self);
         if (!in_kernel_thread)
             __builtin_unreachable();
-        std::apply(F, call->args);
+        call->args.template call_known<F>();
 #if defined(SIMTLAB_EMU_PROFILE_BUILD) && SIMTLAB_EMU_PROFILE_BUILD > 0 /* the counters' */
         profile_thread_exit();
 #endif
     }
+
+    /* A copy on the heap, for a launch that runs after the launching call
+     * has returned (from device code, into a stream capture), and its
+     * release. The rest of such a launch is code without templates
+     * (device_launch_copy, capture_launch_copy below), compiled once in
+     * the runtime: only these small functions are made for each kernel's
+     * parameter types. */
+    static void *clone(const void *self)
+    {
+        return new kernel_call(*static_cast<const kernel_call *>(self));
+    }
+    static void destroy(void *self)
+    {
+        delete static_cast<kernel_call *>(self);
+    }
+
+    /* cudaLaunchKernel's and a graph kernel node's form: copies of the
+     * values at args[i] (for a reference parameter, args[i] is the address
+     * of the object it refers to), on the heap; values[i], where values is
+     * not null, receives the address of copy i. */
+    static void *from_args(const void *kernel, void **args, void **values)
+    {
+        return from_args(kernel, args, values, std::index_sequence_for<P...>{});
+    }
+    template <std::size_t... I>
+    static void *from_args(const void *kernel, void **args, void **values, std::index_sequence<I...>)
+    {
+        auto *call = new kernel_call(reinterpret_cast<void (*)(P...)>(const_cast<void *>(kernel)), std::in_place,
+                                     *static_cast<std::remove_cv_t<std::remove_reference_t<P>> *>(args[I])...);
+        if (values)
+            call->args.addresses(values);
+        return call;
+    }
 };
+
+/* A launch that keeps a copy of its arguments: `clone(call)` makes it from
+ * the launching call's own (on its stack), `destroy` frees it once the
+ * launch has run. `thread` runs one CUDA thread, as for run_grid. */
+using call_clone = void *(*)(const void *call);
+using call_destroy = void (*)(void *call);
+/* From device code (dynamic parallelism, emu/src/engine/dynamic.cpp): the
+ * grid is queued on the launching grid and runs after its blocks. */
+cudaError_t device_launch_copy(const launch_site &site, dim3 grid, dim3 block, std::size_t shmem,
+                               cudaStream_t stream, void (*thread)(void *), const void *call, call_clone clone,
+                               call_destroy destroy, const void *kernel_addr);
+/* Into the graph `stream` is capturing (emu/src/runtime/graph_capture.cpp):
+ * the launch runs each time the graph is launched. */
+cudaError_t capture_launch_copy(const launch_site &site, dim3 grid, dim3 block, std::size_t shmem,
+                                cudaStream_t stream, void (*thread)(void *), const void *call, call_clone clone,
+                                call_destroy destroy, const void *kernel_addr);
 
 /* True when there are as many arguments as parameters and each argument
  * converts to its parameter's type. Guarded by the count so that the pack
@@ -94,15 +195,22 @@ bool stream_is_capturing(cudaStream_t stream);
 /* Adds a launch to the graph `stream` is capturing: `run` performs it
  * (each time the graph is launched) and returns its result. */
 void capture_launch(cudaStream_t stream, std::function<cudaError_t(cudaStream_t)> run);
-/* A launch of `kernel` with copies of the argument values at args[i], to run
- * later on a stream (the C cudaLaunchKernel, graph kernel nodes): one
- * binder per parameter-type list; empty if args is NULL and the kernel
- * has parameters. If `values` is not null it receives the
- * address of each copy (what cudaGraphKernelNodeGetParams hands back); they
- * live as long as the returned launch. */
+/* A launch of a kernel with copies of the argument values at args[i], to run
+ * later on a stream (the C cudaLaunchKernel, graph kernel nodes). */
 using bound_launch = std::function<cudaError_t(cudaStream_t)>;
-using args_binder = bound_launch (*)(const launch_site &site, const void *kernel, dim3 grid, dim3 block,
-                                     std::size_t shmem, void **args, std::vector<void *> *values);
+/* What the runtime needs to bind a kernel's arguments when it only has the
+ * kernel's address: one constant for each list of parameter types
+ * (binder_of below), with the functions of kernel_call<P...>. */
+struct kernel_binder {
+    std::size_t params;
+    void *(*from_args)(const void *kernel, void **args, void **values);
+    void (*thread)(void *);
+    call_destroy destroy;
+};
+template <class... P>
+inline constexpr kernel_binder binder_of{sizeof...(P), &kernel_call<P...>::from_args,
+                                         &kernel_call<P...>::run_one_thread, &kernel_call<P...>::destroy};
+using args_binder = const kernel_binder *;
 /* Remembers how to bind `kernel`'s arguments, for the C forms that receive
  * it as const void *. */
 void register_kernel(const void *kernel, args_binder bind);
@@ -168,34 +276,22 @@ public:
                       "kernel launched with a different number of arguments than it has parameters");
         static_assert(detail::params<P...>::template accept<A...>(),
                       "a kernel argument does not convert to its parameter's type");
-        if (detail::launching_from_device()) {
-            auto call = std::make_shared<detail::kernel_call<P...>>(
-                detail::kernel_call<P...>{kernel_, std::tuple<P...>(std::forward<A>(args)...)});
-            return detail::device_launch(site_, grid_, block_, shmem_, stream_, thread_, std::move(call),
-                                         reinterpret_cast<const void *>(kernel_));
-        }
+        detail::kernel_call<P...> call(kernel_, std::in_place, std::forward<A>(args)...);
+        if (detail::launching_from_device())
+            return detail::device_launch_copy(site_, grid_, block_, shmem_, stream_, thread_, &call,
+                                              &detail::kernel_call<P...>::clone, &detail::kernel_call<P...>::destroy,
+                                              reinterpret_cast<const void *>(kernel_));
         if (__builtin_expect(detail::streams_capturing.load(std::memory_order_relaxed) != 0, 0) &&
             detail::stream_is_capturing(stream_))
-            return capture(std::forward<A>(args)...);
-        detail::kernel_call<P...> call{kernel_, std::tuple<P...>(std::forward<A>(args)...)};
+            return detail::capture_launch_copy(site_, grid_, block_, shmem_, stream_, thread_, &call,
+                                               &detail::kernel_call<P...>::clone,
+                                               &detail::kernel_call<P...>::destroy,
+                                               reinterpret_cast<const void *>(kernel_));
         return run_grid(site_, grid_, block_, shmem_, stream_, thread_, &call,
                         reinterpret_cast<const void *>(kernel_));
     }
 
 private:
-    template <class... A>
-    cudaError_t capture(A &&...args) const
-    {
-        auto call = std::make_shared<detail::kernel_call<P...>>(
-            detail::kernel_call<P...>{kernel_, std::tuple<P...>(std::forward<A>(args)...)});
-        const launcher self = *this;
-        detail::capture_launch(stream_, [self, call](cudaStream_t stream) {
-            return run_grid(self.site_, self.grid_, self.block_, self.shmem_, stream, self.thread_, call.get(),
-                            reinterpret_cast<const void *>(self.kernel_));
-        });
-        return cudaSuccess;
-    }
-
     launch_site site_;
     void (*kernel_)(P...);
     dim3 grid_;
@@ -219,37 +315,12 @@ cudaError_t launch_with_args(const launch_site &site, void (*kernel)(P...), dim3
         .run(*static_cast<std::remove_cv_t<std::remove_reference_t<P>> *>(args[I])...);
 }
 
-template <class... P, std::size_t... I>
-bound_launch bind_args(const launch_site &site, void (*kernel)(P...), dim3 grid, dim3 block, std::size_t shmem,
-                       void **args, std::vector<void *> *values, std::index_sequence<I...>)
-{
-    if (sizeof...(P) > 0 && !args)
-        return bound_launch{}; /* empty: the caller reports the missing arguments */
-    auto call = std::make_shared<kernel_call<P...>>(
-        kernel_call<P...>{kernel, std::tuple<P...>(*static_cast<std::remove_cv_t<std::remove_reference_t<P>> *>(
-                                                       args[I])...)});
-    if (values)
-        *values = std::vector<void *>{const_cast<void *>(static_cast<const void *>(&std::get<I>(call->args)))...};
-    return [site, grid, block, shmem, call](cudaStream_t stream) {
-        return run_grid(site, grid, block, shmem, stream, &kernel_call<P...>::run_one_thread, call.get(),
-                        reinterpret_cast<const void *>(call->kernel));
-    };
-}
-
-template <class... P>
-bound_launch bind_with_args(const launch_site &site, const void *kernel, dim3 grid, dim3 block, std::size_t shmem,
-                            void **args, std::vector<void *> *values)
-{
-    return bind_args(site, reinterpret_cast<void (*)(P...)>(const_cast<void *>(kernel)), grid, block, shmem, args,
-                     values, std::index_sequence_for<P...>{});
-}
-
 /* The registry maps the kernel's address to the binder of its parameter
  * types. */
 template <class... P>
 inline void note_kernel(void (*kernel)(P...))
 {
-    register_kernel(reinterpret_cast<const void *>(kernel), &bind_with_args<P...>);
+    register_kernel(reinterpret_cast<const void *>(kernel), &binder_of<P...>);
 }
 
 } /* namespace detail */
@@ -309,6 +380,15 @@ struct alignas(64) deduced_call {
         profile_thread_exit();
 #endif
     }
+    /* as kernel_call's */
+    static void *clone(const void *self)
+    {
+        return new deduced_call(*static_cast<const deduced_call *>(self));
+    }
+    static void destroy(void *self)
+    {
+        delete static_cast<deduced_call *>(self);
+    }
 };
 /* The same for a launch that runs before run() returns: the arguments are
  * the caller's own objects (references), so that a kernel parameter
@@ -350,20 +430,13 @@ public:
     cudaError_t run(A &&...args) const
     {
         using call_t = detail::deduced_call<F, std::decay_t<A>...>;
-        if (detail::launching_from_device()) {
-            auto held = std::make_shared<call_t>(call_t{call_, std::tuple<std::decay_t<A>...>(std::forward<A>(args)...)});
-            return detail::device_launch(site_, grid_, block_, shmem_, stream_, &call_t::run_one_thread,
-                                         std::move(held), nullptr);
-        }
-        if (__builtin_expect(detail::streams_capturing.load(std::memory_order_relaxed) != 0, 0) &&
-            detail::stream_is_capturing(stream_)) {
-            auto held = std::make_shared<call_t>(call_t{call_, std::tuple<std::decay_t<A>...>(std::forward<A>(args)...)});
-            const deduced_launcher self = *this;
-            detail::capture_launch(stream_, [self, held](cudaStream_t stream) {
-                return run_grid(self.site_, self.grid_, self.block_, self.shmem_, stream, &call_t::run_one_thread,
-                                held.get(), nullptr);
-            });
-            return cudaSuccess;
+        const bool later = detail::launching_from_device();
+        if (later || (__builtin_expect(detail::streams_capturing.load(std::memory_order_relaxed) != 0, 0) &&
+                      detail::stream_is_capturing(stream_))) {
+            call_t held{call_, std::tuple<std::decay_t<A>...>(std::forward<A>(args)...)};
+            return (later ? detail::device_launch_copy : detail::capture_launch_copy)(
+                site_, grid_, block_, shmem_, stream_, &call_t::run_one_thread, &held, &call_t::clone,
+                &call_t::destroy, nullptr);
         }
         using ref_call_t = detail::deduced_ref_call<F, A...>;
         ref_call_t c{call_, std::forward_as_tuple(std::forward<A>(args)...)};

@@ -179,5 +179,13 @@ cudaError_t device_launch(const launch_site &site, dim3 grid, dim3 block, std::s
     return cudaSuccess;
 }
 
+cudaError_t device_launch_copy(const launch_site &site, dim3 grid, dim3 block, std::size_t shmem,
+                               cudaStream_t stream, void (*thread)(void *), const void *call,
+                               void *(*clone)(const void *), void (*destroy)(void *), const void *kernel_addr)
+{
+    return device_launch(site, grid, block, shmem, stream, thread, std::shared_ptr<void>(clone(call), destroy),
+                         kernel_addr);
+}
+
 } /* namespace detail */
 } /* namespace simtlab_emu */

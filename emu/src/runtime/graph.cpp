@@ -180,6 +180,21 @@ detail::args_binder find_binder(const void *kernel)
     return it == kernel_table().end() ? nullptr : it->second;
 }
 
+detail::bound_launch bind_launch(detail::args_binder bind, const launch_site &site, const void *kernel, dim3 grid,
+                                 dim3 block, std::size_t shmem, void **args, std::vector<void *> *values)
+{
+    if (bind->params > 0 && !args)
+        return detail::bound_launch{}; /* empty: the caller reports the missing arguments */
+    std::vector<void *> at(bind->params);
+    std::shared_ptr<void> call(bind->from_args(kernel, args, at.data()), bind->destroy);
+    if (values)
+        *values = std::move(at);
+    void (*thread)(void *) = bind->thread;
+    return [site, grid, block, shmem, thread, call, kernel](cudaStream_t stream) {
+        return run_grid(site, grid, block, shmem, stream, thread, call.get(), kernel);
+    };
+}
+
 cudaGraphNode_t add_node(cudaGraph_t graph, cudaGraphNodeType type, const cudaGraphNode_t *deps, std::size_t ndeps)
 {
     std::unique_ptr<simtlab_emu_graph_node> n(new simtlab_emu_graph_node);
@@ -410,7 +425,7 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void
     cudaError_t e = record_error(runtime::check_stream(stream, "cudaLaunchKernel"));
     if (e != cudaSuccess)
         return e;
-    detail::bound_launch run = bind(site, func, gridDim, blockDim, sharedMem, args, nullptr);
+    detail::bound_launch run = graph::bind_launch(bind, site, func, gridDim, blockDim, sharedMem, args, nullptr);
     if (runtime::stream_capturing(stream))
         return record_error(runtime::capture(stream, run));
     return run(stream);

@@ -62,6 +62,17 @@ void capture_launch(cudaStream_t stream, std::function<cudaError_t(cudaStream_t)
     (void)runtime::capture(stream, std::move(run), cudaGraphNodeTypeKernel);
 }
 
+cudaError_t capture_launch_copy(const launch_site &site, dim3 grid, dim3 block, std::size_t shmem,
+                                cudaStream_t stream, void (*thread)(void *), const void *call, call_clone clone,
+                                call_destroy destroy, const void *kernel_addr)
+{
+    std::shared_ptr<void> held(clone(call), destroy);
+    capture_launch(stream, [site, grid, block, shmem, thread, held, kernel_addr](cudaStream_t on) {
+        return run_grid(site, grid, block, shmem, on, thread, held.get(), kernel_addr);
+    });
+    return cudaSuccess;
+}
+
 } /* namespace detail */
 
 namespace runtime {

@@ -148,6 +148,12 @@ bool graph_has(cudaGraph_t graph, cudaGraphNodeType type);
 
 /* The binder of a kernel's parameter types (launch.hpp), if it was seen. */
 simtlab_emu::detail::args_binder find_binder(const void *kernel);
+/* A launch of the kernel at `kernel` with copies of the values at args[i],
+ * made with its binder; values, where not null, receives each copy's
+ * address. Empty when args is NULL and the kernel has parameters. */
+simtlab_emu::detail::bound_launch bind_launch(simtlab_emu::detail::args_binder bind, const simtlab_emu::launch_site &site,
+                                             const void *kernel, dim3 grid, dim3 block, std::size_t shmem,
+                                             void **args, std::vector<void *> *values);
 /* Adds a node to the graph `stream` captures into, after the stream's
  * last captured work; nullptr if the stream is not capturing. */
 cudaGraphNode_t capture_add(cudaStream_t stream, cudaGraphNodeType type);

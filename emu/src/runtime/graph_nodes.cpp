@@ -42,7 +42,7 @@ cudaError_t make_kernel_run(const char *api, const cudaKernelNodeParams *p, step
         return cudaErrorNotSupported;
     }
     launch_site site{"graph kernel node", "?", 0};
-    step_fn made = bind(site, p->func, p->gridDim, p->blockDim, p->sharedMemBytes, p->kernelParams, args);
+    step_fn made = bind_launch(bind, site, p->func, p->gridDim, p->blockDim, p->sharedMemBytes, p->kernelParams, args);
     if (!made) {
         runtime::diagnose("%s: pNodeParams->kernelParams is NULL but the kernel has parameters", api);
         return cudaErrorInvalidValue;

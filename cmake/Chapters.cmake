@@ -50,10 +50,14 @@ add_library(simtlab_emu INTERFACE)
 target_link_libraries(simtlab_emu INTERFACE simtlab_core_emu)
 
 if(SIMTLAB_HAVE_CUDA)
-  add_library(simtlab_cuda STATIC ${SIMTLAB_CORE_SOURCES})
+  # cuBLAS is loaded on first use, not linked (host/cuda/cublas_loader.c says
+  # why): the path found here is where it looks after the soname.
+  add_library(simtlab_cuda STATIC ${SIMTLAB_CORE_SOURCES} ${PROJECT_SOURCE_DIR}/host/cuda/cublas_loader.c)
   target_include_directories(simtlab_cuda PUBLIC ${PROJECT_SOURCE_DIR}/host/include
                              PRIVATE ${PROJECT_SOURCE_DIR}/host ${PROJECT_SOURCE_DIR}/kernels)
-  target_link_libraries(simtlab_cuda PUBLIC CUDA::cudart CUDA::cublas PkgConfig::OPENBLAS)
+  set_source_files_properties(${PROJECT_SOURCE_DIR}/host/cuda/cublas_loader.c PROPERTIES
+                              COMPILE_DEFINITIONS "SIMTLAB_CUBLAS_LIBRARY=\"$<TARGET_FILE:CUDA::cublas>\"")
+  target_link_libraries(simtlab_cuda PUBLIC CUDA::cudart PkgConfig::OPENBLAS ${CMAKE_DL_LIBS})
   target_compile_options(simtlab_cuda PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo -Xcompiler=-Wall>)
   if(OpenMP_C_FOUND)
     target_link_libraries(simtlab_cuda PUBLIC OpenMP::OpenMP_C)

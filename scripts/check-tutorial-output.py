@@ -196,7 +196,19 @@ CACHE = {}
 
 def run(cmd, bindir, timeout):
     """(exit status or None on a timeout, stdout as the page writes it); a
-    command quoted twice runs once."""
+    command quoted twice runs once, and so does one quoted whole and again
+    with `| tail -n N` or `| head -n N` after it (the end or the start of
+    the same output: its lines are cut here, and the status is the
+    command's, as bash's pipefail would give it)."""
+    m = re.match(r"^(.*\S)\s*\|\s*(tail|head) -n (\d+)\s*$", cmd)
+    if m and "|" not in m.group(1) and "2>&1" not in m.group(1):
+        rc, text = run(m.group(1), bindir, timeout)
+        if rc is None:
+            return rc, text
+        lines = text.splitlines(keepends=True)
+        k = int(m.group(3))
+        lines = (lines[-k:] if k else []) if m.group(2) == "tail" else lines[:k]
+        return rc, "".join(lines)
     if cmd not in CACHE:
         CACHE[cmd] = run_once(cmd, bindir, timeout)
     return CACHE[cmd]

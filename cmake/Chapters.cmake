@@ -129,6 +129,15 @@ set(SIMTLAB_EXAMPLE_TARGETS)
 # sl_add_chapter(NN name [USES MM...]): see the top of this file. USES: the
 # chapters whose library this one's programs also call (chapter 06's bench
 # compares with chapter 05's SGEMM).
+# The chapters' rewritten kernels share one precompiled prelude
+# (emu/cmake/kernel_prelude.hpp), made with their flags.
+set(_sl_kernel_pch_flags)
+if(SIMTLAB_EMU_CHAPTER_COUNTERS AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+  get_property(_sl_kernel_pch_flags GLOBAL PROPERTY SIMTLAB_EMU_PROFILE_FLAGS)
+endif()
+sl_emu_prelude_pch(simtlab_kernel_prelude HEADER ${PROJECT_SOURCE_DIR}/emu/cmake/kernel_prelude.hpp
+                   LINK simtlab_core_emu OPTIONS ${_sl_kernel_pch_flags})
+
 macro(sl_add_chapter nn name)
   cmake_parse_arguments(_ch "" "" "USES" ${ARGN})
   file(GLOB _host CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/host/${nn}_*.c)
@@ -148,6 +157,10 @@ macro(sl_add_chapter nn name)
   add_library(simtlab_${nn}_emu STATIC ${_host} ${_gen})
   target_include_directories(simtlab_${nn}_emu PRIVATE ${PROJECT_SOURCE_DIR}/host ${PROJECT_SOURCE_DIR}/kernels)
   target_link_libraries(simtlab_${nn}_emu PUBLIC simtlab_core_emu)
+  if(TARGET simtlab_kernel_prelude AND _gen) # the kernels' C++, not the host's C
+    target_precompile_headers(simtlab_${nn}_emu REUSE_FROM simtlab_kernel_prelude)
+    set_source_files_properties(${_host} TARGET_DIRECTORY simtlab_${nn}_emu PROPERTIES SKIP_PRECOMPILE_HEADERS ON)
+  endif()
   foreach(_used IN LISTS _ch_USES)
     target_link_libraries(simtlab_${nn}_emu PUBLIC simtlab_${_used}_emu)
   endforeach()

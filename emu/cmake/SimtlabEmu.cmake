@@ -146,6 +146,33 @@ function(sl_emu_target target)
   set_target_properties(${target} PROPERTIES LINKER_LANGUAGE CXX)
 endfunction()
 
+# sl_emu_prelude_pch(<name> HEADER <file> [EMU_TARGET] [LINK <target>...] [OPTIONS <flag>...])
+# A target, <name>, that only holds a precompiled header of <file> (the
+# prelude of rewritten sources, emu/cmake/kernel_prelude.hpp, most of a small
+# kernel file's compile time), built with the given libraries' usage
+# requirements (and sl_emu_target's flags: EMU_TARGET) and the given flags. Targets whose
+# rewritten sources are compiled with the same flags reuse it
+# (target_precompile_headers(<t> REUSE_FROM <name>)); GCC rejects a header
+# made with other flags (CMake passes -Winvalid-pch, which says so). Not
+# made, and <name> not defined, with SIMTLAB_EMU_PROFILE (whose flags every
+# rewritten source gets) or under ASan: callers test if(TARGET <name>).
+function(sl_emu_prelude_pch name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "EMU_TARGET" "HEADER" "LINK;OPTIONS")
+  get_property(asan GLOBAL PROPERTY SIMTLAB_EMU_ASAN)
+  if(SIMTLAB_EMU_PROFILE OR asan)
+    return()
+  endif()
+  set(src ${CMAKE_CURRENT_BINARY_DIR}/${name}.cpp)
+  file(CONFIGURE OUTPUT ${src} CONTENT "/* ${name}: the precompiled prelude's own object */\n")
+  add_library(${name} OBJECT ${src})
+  target_link_libraries(${name} PRIVATE ${arg_LINK})
+  if(arg_EMU_TARGET)
+    sl_emu_target(${name})
+  endif()
+  target_compile_options(${name} PRIVATE ${arg_OPTIONS})
+  target_precompile_headers(${name} PRIVATE ${arg_HEADER})
+endfunction()
+
 # sl_emu_add_test(<file.cu> [PROFILE] [INCLUDE_DIRECTORIES <dir>...] [LABELS <label>...])
 # A Criterion test written in CUDA, built for the emulator and registered
 # with CTest as emu.<name> (<name>: the file's name without .cu), label emu.

@@ -61,7 +61,8 @@ cudaError_t launch_with_args(const launch_site &site, void (*kernel)(P...), dim3
 {
     if (sizeof...(P) > 0 && !args)
         return args_missing(site);
-    detail::kernel_call<P...> call(kernel, std::in_place, *static_cast<std::remove_cv_t<P> *>(args[I])...);
+    detail::kernel_call<P...> call(kernel, std::in_place,
+                                   *static_cast<std::remove_cv_t<std::remove_reference_t<P>> *>(args[I])...);
     return run_cooperative_grid(site, grid, block, shmem, stream, &detail::kernel_call<P...>::run_one_thread,
                                 &call, reinterpret_cast<const void *>(kernel));
 }

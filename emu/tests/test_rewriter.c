@@ -1470,3 +1470,20 @@ Test(rewriter, host_marks_follow_macros_across_headers_and_keep_lines, .init = m
     cr_assert_not_null(strstr(got, "\nQUAL int a(int x) { return x; }\n" HF "int b(int x)\n{\n  return x;\n}\n"), "%s",
                        got);
 }
+
+/* The build's precompiled prelude (emu/cmake/kernel_prelude.hpp) must hold
+ * exactly the rewriter's prelude, in its order: a rewritten source that the
+ * build compiles with it sees the headers as the precompiled copy saw them. */
+Test(rewriter, the_builds_precompiled_prelude_is_the_rewriters)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s", SLCC_INPUTS_DIR "../../cmake/kernel_prelude.hpp");
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f, "cannot open %s", path);
+    char code[1024] = "", line[512];
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#' && strlen(code) + strlen(line) < sizeof code) strcat(code, line);
+    }
+    fclose(f);
+    cr_assert_str_eq(code, SL_REWRITE_PRELUDE, "%s: its directives must be the rewriter's prelude, and nothing else", path);
+}

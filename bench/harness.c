@@ -397,7 +397,7 @@ static void model_end(int began, sl_status ran, int calls, bench_model *m)
 int bench_runs(const bench_env *env, size_t bytes)
 {
     int runs = bytes >= ((size_t)256 << 20) ? 5 : bytes >= ((size_t)16 << 20) ? 11 : 25;
-    if (env->quick) return 3;
+    if (env->quick) return 1;
     return env->emulated && runs > 5 ? 5 : runs;
 }
 
@@ -579,9 +579,10 @@ int bench_column_run(bench_env *env, size_t n, const bench_column *col, double *
     int runs = bench_runs(env, col->bytes);
     if (st == SL_OK && col->run_host) {
         host_timing h = {col, calibrate_host(col)};
-        st = sl_time_repeat(time_host, &h, 1, runs, &s);
+        st = sl_time_repeat(time_host, &h, env->quick ? 0 : 1, runs, &s);
     } else if (st == SL_OK) {
-        st = bench_time_repeat(col->run_device, col->ctx, 2, runs, &s); /* checked once above */
+        /* checked once above, which warms up a --quick run too */
+        st = bench_time_repeat(col->run_device, col->ctx, env->quick ? 0 : 2, runs, &s);
     }
     if (st != SL_OK) {
         fprintf(stderr, "%s failed at n=%zu: %s\n", col->name, n, ran_why[0] ? ran_why : sl_last_error());

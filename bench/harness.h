@@ -134,7 +134,7 @@ struct bench_env {
     sl_device_info device_info; /* valid when device */
     char why_no_gpu[512];    /* the error text when !device */
     FILE *csv;               /* NULL when no CSV was asked for */
-    int quick;               /* --quick: fewer sizes and runs (smoke test) */
+    int quick;               /* --quick: fewer sizes, one timed run a column (smoke test) */
     int log2_max;            /* the largest size of this run */
     const bench_spec *spec;
     double start_ms;         /* sl_host_ms() at bench_init: for the progress lines */
@@ -182,7 +182,9 @@ int bench_rotation(const bench_env *env, size_t bytes);
 /* Timed runs for a problem that moves `bytes` per run: more runs for small
  * problems, so each size takes a similar, short time; at most 5 in an
  * emulated binary (an emulated kernel takes up to seconds and its spread is
- * the host's, so more runs add minutes and no information). */
+ * the host's, so more runs add minutes and no information). One with
+ * --quick, and no warm-up: a smoke test of every column and chart, whose
+ * times are single samples. */
 int bench_runs(const bench_env *env, size_t bytes);
 /* sl_time_repeat with the emulator's checks (memcheck, racecheck) paused:
  * every timed run of device work goes through it, after that work was

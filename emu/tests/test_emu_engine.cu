@@ -174,6 +174,48 @@ Test(engine, a_block_of_one_thread_passes_its_barrier)
     check_reverse(5, 1);
 }
 
+/* A barrier reached outside a block (a __host__ __device__ function called
+ * on the host) returns 0 at once: before any launch, and after launches
+ * whose barriers used the same call site, on one worker (the launching
+ * thread itself runs the blocks) and on two. */
+__host__ __device__ int count_at_barrier(int predicate)
+{
+    return __syncthreads_count(predicate);
+}
+
+__global__ void count_through_barrier(int *out)
+{
+    const int n = count_at_barrier(1);
+    if (threadIdx.x == 0)
+        out[blockIdx.x] = n;
+}
+
+static void check_host_barrier(const char *threads)
+{
+    setenv("SIMTLAB_EMU_THREADS", threads, 1);
+    cr_assert_eq(count_at_barrier(1), 0, "before any launch");
+    int *out = device_alloc<int>(4);
+    for (int round = 0; round < 3; round++) {
+        count_through_barrier<<<4, 96>>>(out);
+        expect_launch_ok("count_through_barrier");
+        std::vector<int> host = copy_back(out, 4);
+        for (int b = 0; b < 4; b++)
+            cr_assert_eq(host[b], 96, "round %d block %d", round, b);
+        cr_assert_eq(count_at_barrier(1), 0, "after launch %d", round);
+    }
+    cudaFree(out);
+}
+
+Test(engine, a_barrier_on_the_host_returns_at_once_with_one_worker)
+{
+    check_host_barrier("1");
+}
+
+Test(engine, a_barrier_on_the_host_returns_at_once_with_two_workers)
+{
+    check_host_barrier("2");
+}
+
 /* Threads of the upper half return before the barrier the rest call: with
  * bar.sync semantics the barrier waits only for threads that have not
  * exited, so this must neither hang nor fail. */

@@ -258,6 +258,9 @@ struct worker_hot {
  * threads that never ran a kernel, so that the inline paths test one flag.
  * __thread, not thread_local: no TLS wrapper call on each read. */
 extern worker_hot host_worker;
+/* host_worker's block: never written, so its match_file stays nullptr
+ * (sync_block). */
+extern block_hot host_block;
 extern __thread worker_hot *current_worker;
 /* current_worker->in_block, kept beside it (engine/internal.hpp,
  * set_in_block) for the check at every kernel's entry
@@ -450,15 +453,20 @@ SIMTLAB_EMU_ALWAYS_INLINE inline int sync_block(sync_mode mode, int predicate, h
     return detail::sync_block_uninstrumented(mode, predicate, where);
 #endif
     detail::worker_hot *const w = detail::current_worker;
-    if (!w->in_block)
-        return 0; /* host code: there is no block to wait for */
     detail::block_hot &b = *w->hot;
+    /* A round starts with match_file nullptr: its first arrival, like any
+     * arrival at another site, takes the out-of-line path. So does every
+     * call outside a block, where match_file is always nullptr (host
+     * threads read host_block, which nothing writes; a worker's is cleared
+     * as it leaves a block): the test for host code costs the arrivals of
+     * a round nothing. */
+    if (__builtin_expect(where.file != b.match_file || where.line * 4 + mode != b.match_line_mode, 0)) {
+        if (!w->in_block)
+            return 0; /* host code: there is no block to wait for */
+        detail::note_barrier_site(b, b.nwaiting_barrier, where, mode);
+    }
     const unsigned tid = w->cur_tid;
     const unsigned pos = b.nwaiting_barrier++;
-    /* A round starts with match_file nullptr: its first arrival, like any
-     * arrival at another site, takes the out-of-line path. */
-    if (__builtin_expect(where.file != b.match_file || where.line * 4 + mode != b.match_line_mode, 0))
-        detail::note_barrier_site(b, pos, where, mode);
     if (mode != sync_plain) /* a constant: plain __syncthreads counts nothing */
         b.barrier_count += predicate != 0;
     b.barrier_waiters[pos] = tid;

@@ -24,7 +24,8 @@ __thread uint3 block_idx;
 __thread uint3 block_dim;
 __thread uint3 grid_dim;
 
-detail::worker_hot detail::host_worker{};
+detail::block_hot detail::host_block{};
+detail::worker_hot detail::host_worker{&detail::host_block, 0, false, false, false};
 __thread detail::worker_hot *detail::current_worker = &detail::host_worker;
 __thread bool detail::in_kernel_thread = false;
 
@@ -128,12 +129,25 @@ static bool release_barrier(worker *w);
 /* What runs once the current fiber stops: a ready thread, else the next
  * unstarted thread on a fresh fiber, else (everything waits) a released
  * barrier, else the worker's scheduler (block done, or failed). */
+__attribute__((noinline)) static void *next_context_general(worker *w);
 } /* namespace engine */
 
+/* The common case first, with no frame of its own: a thread waits while
+ * the block still has threads to start (every thread's first barrier), so
+ * a spare runner starts the next one (91.4 instructions per thread and
+ * barrier of the tree reduction, from 92.7 with the general loop alone). */
 void *detail::next_context_slow(worker_hot *hot)
 {
     using namespace engine;
     worker *const w = static_cast<worker *>(hot);
+    block_state &b = *w->blk;
+    if (__builtin_expect(!w->failed && b.ready_count == 0 && b.next_start < b.n, 1))
+        return fresh_runner(w);
+    return next_context_general(w);
+}
+
+void *engine::next_context_general(worker *w)
+{
     block_state &b = *w->blk;
     for (;;) {
         if (w->failed)

@@ -277,6 +277,8 @@ inline void set_in_block(worker *w, bool in_block)
 {
     w->in_block = in_block;
     detail::in_kernel_thread = in_block;
+    if (!in_block) /* a barrier outside a block takes sync_block's slow path */
+        w->hot->match_file = nullptr;
 }
 /* The stack the running CUDA thread runs on; nullptr between threads. */
 inline fiber_stack *running_stack(const worker *w)

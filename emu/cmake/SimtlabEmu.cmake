@@ -150,8 +150,8 @@ endfunction()
 # A target, <name>, that only holds a precompiled header of <file> (the
 # prelude of rewritten sources, emu/cmake/kernel_prelude.hpp, most of a small
 # kernel file's compile time), built with the given libraries' usage
-# requirements (and sl_emu_target's flags: EMU_TARGET) and the given flags. Targets whose
-# rewritten sources are compiled with the same flags reuse it
+# requirements (and sl_emu_target's flags: EMU_TARGET) and the given flags.
+# Targets whose rewritten sources are compiled with the same flags reuse it
 # (target_precompile_headers(<t> REUSE_FROM <name>)); GCC rejects a header
 # made with other flags (CMake passes -Winvalid-pch, which says so). Not
 # made, and <name> not defined, with SIMTLAB_EMU_PROFILE (whose flags every

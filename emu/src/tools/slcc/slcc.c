@@ -1005,7 +1005,7 @@ static void push_link_codegen(argvec *cmd, const options *o)
 
 /* The linker flag the build found to work (emu/CMakeLists.txt): gold, which
  * links a small program against the emulator's runtime in half the time of
- * the default ld (45 against 90 ms on the 2-core dev VM), with the same
+ * the default ld (49 against 93 ms on the 2-core dev VM), with the same
  * rules for archives. A -fuse-ld= of the user's comes later and wins. */
 #ifndef SLCC_LINKER_FLAG
 #define SLCC_LINKER_FLAG ""

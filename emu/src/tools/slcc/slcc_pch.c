@@ -51,6 +51,7 @@
 #include <unistd.h>
 
 #include "rewrite.h" /* SL_REWRITE_PRELUDE, SL_REWRITE_SAYS_VOLATILE */
+#include "rewrite_text.h" /* strbuf */
 
 #define PCH_FORMAT "slcc-pch 1"
 #define PATH_CAP 4096
@@ -62,53 +63,10 @@
  * was made (a build still reading it has long finished). */
 #define OLD_GENERATION_S 600
 
-/* ---- a growable string ----------------------------------------------------- */
-
-typedef struct text {
-    char *s;
-    size_t n, cap;
-    bool oom;
-} text;
-
-static void t_put(text *t, const char *s, size_t n)
-{
-    if (t->oom)
-        return;
-    if (t->n + n + 1 > t->cap) {
-        size_t cap = t->cap ? t->cap : 1024;
-        while (t->n + n + 1 > cap)
-            cap *= 2;
-        char *grown = realloc(t->s, cap);
-        if (!grown) {
-            t->oom = true;
-            return;
-        }
-        t->s = grown;
-        t->cap = cap;
-    }
-    memcpy(t->s + t->n, s, n);
-    t->n += n;
-    t->s[t->n] = '\0';
-}
-
-static void t_puts(text *t, const char *s) { t_put(t, s, strlen(s)); }
-
-static void t_printf(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void t_printf(text *t, const char *fmt, ...)
-{
-    char buf[PATH_CAP + 128];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    if (n < 0 || (size_t)n >= sizeof buf)
-        t->oom = true;
-    else
-        t_put(t, buf, (size_t)n);
-}
+/* Growable text: the rewriter's strbuf (tools/rewriter/rewrite_text.c). */
 
 /* The whole of a file, NUL-terminated; false if it cannot be read. */
-static bool read_all(const char *path, text *out)
+static bool read_all(const char *path, strbuf *out)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
@@ -116,20 +74,20 @@ static bool read_all(const char *path, text *out)
     char buf[65536];
     ssize_t got;
     while ((got = read(fd, buf, sizeof buf)) > 0)
-        t_put(out, buf, (size_t)got);
+        sb_put(out, buf, (size_t)got);
     close(fd);
-    return got == 0 && !out->oom && out->s;
+    return got == 0 && !out->oom && out->data;
 }
 
 /* Writes `t` to `path` through a temporary file and a rename. */
-static bool write_atomically(const char *path, const text *t)
+static bool write_atomically(const char *path, const strbuf *t)
 {
     char tmp[PATH_CAP + 64];
     snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0)
         return false;
-    bool ok = write(fd, t->s, t->n) == (ssize_t)t->n;
+    bool ok = write(fd, t->data, t->len) == (ssize_t)t->len;
     ok = close(fd) == 0 && ok;
     if (ok && rename(tmp, path) == 0)
         return true;
@@ -140,21 +98,21 @@ static bool write_atomically(const char *path, const text *t)
 /* ---- the key ------------------------------------------------------------------ */
 
 /* Every flag, the variables that add include directories, and the prelude. */
-static void key_text(const slcc_pch_request *req, text *key)
+static void key_text(const slcc_pch_request *req, strbuf *key)
 {
     /* (CPATH's and CPLUS_INCLUDE_PATH's folders are the user's, checked as -I's are) */
     static const char *const vars[] = {"GCC_EXEC_PREFIX", "COMPILER_PATH", "SOURCE_DATE_EPOCH"};
-    t_puts(key, PCH_FORMAT "\n");
+    sb_puts(key, PCH_FORMAT "\n");
     for (size_t k = 0; req->flags[k]; k++) {
-        t_puts(key, "flag ");
-        t_puts(key, req->flags[k]);
-        t_puts(key, "\n");
+        sb_puts(key, "flag ");
+        sb_puts(key, req->flags[k]);
+        sb_puts(key, "\n");
     }
     for (size_t k = 0; k < sizeof vars / sizeof vars[0]; k++) {
         const char *v = getenv(vars[k]);
-        t_printf(key, "env %s%s%s\n", vars[k], v ? "=" : "", v ? v : "");
+        sb_printf(key, "env %s%s%s\n", vars[k], v ? "=" : "", v ? v : "");
     }
-    t_puts(key, "prelude " SL_REWRITE_PRELUDE);
+    sb_puts(key, "prelude " SL_REWRITE_PRELUDE);
 }
 
 static uint64_t fnv1a(const char *s, size_t n)
@@ -189,7 +147,7 @@ static bool starts_with_prelude(const char *cpp)
 /* Each "name" of __has_include(<name>) or __has_include_next("name") in
  * `src`, as a `probe` line; a __has_include whose operand is not a literal
  * name (a macro) makes `*computed` true. */
-static void find_probes(const char *src, text *out, bool *computed)
+static void find_probes(const char *src, strbuf *out, bool *computed)
 {
     for (const char *p = strstr(src, "__has_include"); p; p = strstr(p, "__has_include")) {
         p += strlen("__has_include");
@@ -216,21 +174,21 @@ static void find_probes(const char *src, text *out, bool *computed)
             *computed = true;
             continue;
         }
-        t_puts(out, "probe ");
-        t_put(out, name, (size_t)(p - name));
-        t_puts(out, "\n");
+        sb_puts(out, "probe ");
+        sb_put(out, name, (size_t)(p - name));
+        sb_puts(out, "\n");
     }
 }
 
 /* GCC's dependency file (-MT pch) -> "dep SEC NSEC SIZE PATH" lines, and the
  * probes of each header. False if a path cannot be taken (unreadable, or a
  * newline in it). The prelude itself, in `entry`, is left out. */
-static bool record_deps(const char *depfile, const char *entry, text *out)
+static bool record_deps(const char *depfile, const char *entry, strbuf *out)
 {
-    text d = {0};
+    strbuf d = {0};
     if (!read_all(depfile, &d))
         return false;
-    const char *p = strstr(d.s, "pch:");
+    const char *p = strstr(d.data, "pch:");
     bool ok = p != NULL, computed = false;
     p = p ? p + 4 : "";
     char path[PATH_CAP];
@@ -259,18 +217,18 @@ static bool record_deps(const char *depfile, const char *entry, text *out)
             ok = false;
             break;
         }
-        t_printf(out, "dep %lld %ld %lld %s\n", (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec,
+        sb_printf(out, "dep %lld %ld %lld %s\n", (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec,
                  (long long)st.st_size, path);
-        text src = {0};
+        strbuf src = {0};
         if (!read_all(path, &src))
             ok = false;
         else
-            find_probes(src.s, out, &computed);
-        free(src.s);
+            find_probes(src.data, out, &computed);
+        free(src.data);
     }
     if (computed)
-        t_puts(out, "computed-probe\n");
-    free(d.s);
+        sb_puts(out, "computed-probe\n");
+    free(d.data);
     return ok && !out->oom;
 }
 
@@ -303,23 +261,23 @@ typedef enum { ENTRY_MISSING, ENTRY_STALE, ENTRY_OTHER_KEY, ENTRY_USABLE, ENTRY_
 
 /* Reads `current`: the key, the generation (into gen), each dependency and
  * probe, checked against the files and the user directories. */
-static entry_state check_current(const slcc_pch_request *req, const char *entry, const text *key, char *gen,
+static entry_state check_current(const slcc_pch_request *req, const char *entry, const strbuf *key, char *gen,
                                  size_t cap)
 {
     char path[PATH_CAP + 16];
     snprintf(path, sizeof path, "%s/current", entry);
-    text cur = {0};
+    strbuf cur = {0};
     if (!read_all(path, &cur)) {
-        free(cur.s);
+        free(cur.data);
         return ENTRY_MISSING;
     }
     entry_state state = ENTRY_STALE;
-    char *p = cur.s;
-    if (strncmp(p, key->s, key->n) != 0 || strncmp(p + key->n, "gen ", 4) != 0) {
+    char *p = cur.data;
+    if (strncmp(p, key->data, key->len) != 0 || strncmp(p + key->len, "gen ", 4) != 0) {
         state = ENTRY_OTHER_KEY;
         goto done;
     }
-    p += key->n + 4;
+    p += key->len + 4;
     char *eol = strchr(p, '\n');
     if (!eol || (size_t)(eol - p) >= cap)
         goto done;
@@ -358,7 +316,7 @@ static entry_state check_current(const slcc_pch_request *req, const char *entry,
         goto done;
     state = shadow || (computed && req->n_user_dirs > 0) ? ENTRY_SHADOWED : ENTRY_USABLE;
 done:
-    free(cur.s);
+    free(cur.data);
     return state;
 }
 
@@ -397,12 +355,12 @@ static void remove_old_generations(const char *entry, const char *keep)
 
 /* "dir SEC NSEC PATH" for `path` and every folder under it (links not
  * followed): a file added to or removed from any of them changes one. */
-static void record_dirs(const char *path, int depth, text *out)
+static void record_dirs(const char *path, int depth, strbuf *out)
 {
     struct stat st;
     if (depth > 16 || lstat(path, &st) != 0 || !S_ISDIR(st.st_mode))
         return;
-    t_printf(out, "dir %lld %ld %s\n", (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec, path);
+    sb_printf(out, "dir %lld %ld %s\n", (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec, path);
     DIR *d = opendir(path);
     if (!d) {
         out->oom = true; /* cannot be checked: no entry */
@@ -447,7 +405,7 @@ static bool run_quietly(char *const *argv)
 
 /* Compiles the prelude into a new generation of the entry and makes it
  * current. */
-static bool make_generation(const slcc_pch_request *req, const char *entry, const text *key, char *gen,
+static bool make_generation(const slcc_pch_request *req, const char *entry, const strbuf *key, char *gen,
                             size_t cap)
 {
     struct timespec now;
@@ -460,10 +418,10 @@ static bool make_generation(const slcc_pch_request *req, const char *entry, cons
     snprintf(deps, sizeof deps, "%s/prelude.d", dir);
     if (mkdir(dir, 0755) != 0)
         return false;
-    text prelude = {0};
-    t_puts(&prelude, SL_REWRITE_PRELUDE);
+    strbuf prelude = {0};
+    sb_puts(&prelude, SL_REWRITE_PRELUDE);
     bool ok = write_atomically(header, &prelude);
-    free(prelude.s);
+    free(prelude.data);
 
     size_t nflags = 0;
     while (req->flags[nflags])
@@ -485,16 +443,16 @@ static bool make_generation(const slcc_pch_request *req, const char *entry, cons
     }
     free(argv);
 
-    text cur = {0};
-    t_put(&cur, key->s, key->n);
-    t_printf(&cur, "gen %s\n", gen);
+    strbuf cur = {0};
+    sb_put(&cur, key->data, key->len);
+    sb_printf(&cur, "gen %s\n", gen);
     ok = ok && record_deps(deps, entry, &cur);
     for (size_t k = 0; ok && k < req->n_own_dirs; k++)
         record_dirs(req->own_dirs[k], 0, &cur);
     char current[PATH_CAP + 16];
     snprintf(current, sizeof current, "%s/current", entry);
     ok = ok && !cur.oom && write_atomically(current, &cur);
-    free(cur.s);
+    free(cur.data);
     if (!ok)
         remove_generation(dir);
     else
@@ -541,14 +499,14 @@ bool slcc_pch_prelude(const slcc_pch_request *req, char *prelude, size_t cap)
     if (!req->cache_dir || !req->cache_dir[0] || strlen(req->cache_dir) > PATH_CAP / 2 ||
         (off && strcmp(off, "0") == 0) || !starts_with_prelude(req->cpp))
         return false;
-    text key = {0};
+    strbuf key = {0};
     key_text(req, &key);
     if (key.oom) {
-        free(key.s);
+        free(key.data);
         return false;
     }
     char entry[PATH_CAP], gen[256] = "";
-    snprintf(entry, sizeof entry, "%s/%016llx", req->cache_dir, (unsigned long long)fnv1a(key.s, key.n));
+    snprintf(entry, sizeof entry, "%s/%016llx", req->cache_dir, (unsigned long long)fnv1a(key.data, key.len));
     entry_state state = check_current(req, entry, &key, gen, sizeof gen);
     /* made by the MADE_AT-th build with these flags (those before it leave
      * a mark; those while it is being made go without), and again when its
@@ -558,7 +516,7 @@ bool slcc_pch_prelude(const slcc_pch_request *req, char *prelude, size_t cap)
         if (make_generation(req, entry, &key, gen, sizeof gen))
             state = check_current(req, entry, &key, gen, sizeof gen);
     }
-    free(key.s);
+    free(key.data);
     if (state != ENTRY_USABLE)
         return false;
     int n = snprintf(prelude, cap, "%s/%s/prelude.h", entry, gen);
